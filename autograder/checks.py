@@ -1,0 +1,88 @@
+"""Small helpers graders use to state a verdict in the student's terms.
+
+Every failure goes through :func:`fail`, which raises :class:`~autograder.problems.CheckFailed`
+with a got/expected message and a hint naming the likely misconception.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .codec import Unrepresentable
+from .problems import CheckFailed
+
+
+def fail(message: str, hint: str = "") -> None:
+    raise CheckFailed(message, hint)
+
+
+def show(value: object, limit: int = 120) -> str:
+    """A short, student-readable rendering of a returned value."""
+    if isinstance(value, np.ndarray):
+        body = np.array2string(value, precision=4, threshold=8, edgeitems=2, max_line_width=limit)
+        text = f"array of shape {value.shape}: {body}"
+    elif isinstance(value, (float, np.floating)):
+        text = repr(float(value))
+    elif isinstance(value, Unrepresentable):
+        text = repr(value)
+    else:
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def is_real_number(value: object) -> bool:
+    return isinstance(value, (numbers.Real, np.floating, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def expect_real(value: object, call: str) -> float:
+    """The value as a float, or a failure saying a single number was expected."""
+    if isinstance(value, np.ndarray) and value.shape == ():
+        value = value[()]
+    if not is_real_number(value):
+        fail(f"{call} returned {show(value)} ({type(value).__name__}); expected a single float.",
+             "Return a plain number, not a list, array or string.")
+    return float(value)
+
+
+def expect_close(got: object, expected: float, call: str, rtol: float = 1e-9, atol: float = 0.0,
+                 hint: str = "") -> float:
+    value = expect_real(got, call)
+    if not np.isclose(value, expected, rtol=rtol, atol=atol) or np.isnan(value) != np.isnan(expected):
+        fail(f"{call} returned {value!r}; expected {expected!r}.", hint)
+    return value
+
+
+def expect_array(got: object, shape: tuple, call: str) -> np.ndarray:
+    if not isinstance(got, np.ndarray):
+        fail(f"{call} returned {show(got)} ({type(got).__name__}); expected a numpy array of shape {shape}.",
+             "Return an ndarray, for example the result of numpy operations on the input.")
+    if got.shape != tuple(shape):
+        fail(f"{call} returned an array of shape {got.shape}; expected shape {tuple(shape)}.",
+             "The output must have the same shape as the input.")
+    if not np.issubdtype(got.dtype, np.number) or np.iscomplexobj(got):
+        fail(f"{call} returned an array of {got.dtype}; expected real numbers.")
+    return got
+
+
+def expect_array_close(got: object, expected: np.ndarray, call: str, rtol: float = 1e-6, atol: float = 1e-9,
+                       hint: str = "") -> np.ndarray:
+    array = expect_array(got, np.shape(expected), call)
+    if not np.allclose(array, expected, rtol=rtol, atol=atol, equal_nan=False):
+        worst = np.unravel_index(np.nanargmax(np.abs(array - expected)), np.shape(expected)) if array.size else ()
+        fail(f"{call} returned {show(array)}; expected {show(np.asarray(expected))} "
+             f"(largest difference at index {tuple(int(i) for i in worst)}).", hint)
+    return array
+
+
+def call_text(function: str, *args, **kwargs) -> str:
+    """How a call looks in a message: ``f(10, 0.25)``, arrays shown by shape."""
+    def short(value):
+        if isinstance(value, np.ndarray):
+            return f"<array {value.shape}>"
+        if isinstance(value, list) and value and isinstance(value[0], np.ndarray):
+            return "[" + ", ".join(short(v) for v in value[:4]) + (", ..." if len(value) > 4 else "") + "]"
+        return repr(value)
+    parts = [short(a) for a in args] + [f"{k}={short(v)}" for k, v in kwargs.items()]
+    return f"{function}({', '.join(parts)})"

@@ -1,0 +1,260 @@
+"""The grader's handle on one student file running in a worker process.
+
+A check calls ``student.call("fn", *args)`` and gets back plain data or one of the
+:mod:`autograder.problems` exceptions. The worker is started on first use, restarted after a
+crash or a timeout, and killed with everything it spawned when the module is closed.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import stat
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import codec, sandbox
+from .problems import (BadReply, FunctionMissing, ImportFailed, NotImplementedYet, StudentRaised,
+                       StudentTimeout, SubmissionMissing, SubmissionUnreadable, WorkerCrashed)
+
+MAX_SOURCE_BYTES = 1 << 20
+MAX_TIMEOUTS = 2
+
+
+@dataclass(frozen=True)
+class CallResult:
+    value: object
+    draws: tuple = ()
+    warnings: tuple = ()
+    args_after: list | None = None
+    kwargs_after: dict | None = None
+
+
+def read_source(path: Path) -> str:
+    """The text of a student's file, or a one-sentence reason it cannot be graded."""
+    name = path.name
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        raise SubmissionMissing(f"{name} was not submitted, so its checks score 0.",
+                                f"Add {name} to your submission folder.") from None
+    except OSError as exc:
+        raise SubmissionUnreadable(f"{name} could not be read ({exc.strerror}).") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise SubmissionUnreadable(f"{name} is a symbolic link; submit the file itself.")
+    if stat.S_ISDIR(info.st_mode):
+        raise SubmissionUnreadable(f"{name} is a folder, not a Python file.")
+    if not stat.S_ISREG(info.st_mode):
+        raise SubmissionUnreadable(f"{name} is not a regular file.")
+    if info.st_size > MAX_SOURCE_BYTES:
+        raise SubmissionUnreadable(f"{name} is {info.st_size / 1e6:.1f} MB; a solution file must be under 1 MB.")
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        with os.fdopen(descriptor, "rb") as handle:
+            raw = handle.read(MAX_SOURCE_BYTES + 1)
+    except OSError as exc:
+        raise SubmissionUnreadable(f"{name} could not be read ({exc.strerror}).") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SubmissionUnreadable(
+            f"{name} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at position {exc.start}).",
+            "Save the file as UTF-8 in your editor.") from None
+
+
+@dataclass
+class StudentModule:
+    """One exercise file of one student, loaded lazily in its own worker."""
+
+    path: Path
+    exercise: str
+    isolation: str
+    limits: sandbox.Limits = field(default_factory=sandbox.Limits)
+    _process: object = None
+    _source: str | None = None
+    _problem: Exception | None = None
+    _timeouts: int = 0
+    _next_id: int = 0
+    _output: list = field(default_factory=list)
+
+    def call(self, function: str, *args, return_args: bool = False, **kwargs) -> CallResult:
+        if self._timeouts >= MAX_TIMEOUTS:
+            raise StudentTimeout(f"Not run: {self.path.name} already ran out of time {MAX_TIMEOUTS} times.",
+                                 "Look for a loop that never ends.")
+        self._ensure_loaded()
+        request = {"op": "call", "function": function, "args": codec.encode(list(args)),
+                   "kwargs": codec.encode(kwargs), "return_args": return_args}
+        reply = self._exchange(request, self.limits.call_timeout, f"{function}()")
+        if not reply.get("ok"):
+            raise self._problem_from(reply.get("error"), function)
+        try:
+            return CallResult(
+                value=codec.decode(reply.get("value")),
+                draws=tuple(_decode_draws(reply.get("draws", []))),
+                warnings=tuple(str(w)[:300] for w in reply.get("warnings", [])[:20] if isinstance(w, str)),
+                args_after=codec.decode(reply["args_after"]) if "args_after" in reply else None,
+                kwargs_after=codec.decode(reply["kwargs_after"]) if "kwargs_after" in reply else None,
+            )
+        except (codec.CodecError, TypeError, ValueError, KeyError) as exc:
+            self._restart()
+            raise BadReply(f"{function}() returned something the grader cannot read ({exc}).") from None
+
+    def drain_output(self) -> dict | None:
+        """What the student's code printed since the last drain: head, tail, and how much was cut."""
+        if not self._output:
+            return None
+        head = "".join(o["head"] for o in self._output)[:4000]
+        tail = self._output[-1]["tail"]
+        total = sum(o["total"] for o in self._output)
+        self._output.clear()
+        return {"head": head, "tail": tail, "cut": max(total - len(head) - len(tail), 0)}
+
+    def close(self) -> None:
+        if self._process is not None:
+            try:
+                self._process.stdin.write(codec.dump_frame({"op": "exit"}))
+                self._process.stdin.flush()
+            except OSError:
+                pass
+            sandbox.kill(self._process)
+            self._process = None
+
+    # --- internals ---------------------------------------------------------------------------
+
+    def _ensure_loaded(self) -> None:
+        if self._problem is not None:
+            raise self._problem
+        if self._process is not None:
+            return
+        try:
+            if self._source is None:
+                self._source = read_source(self.path)
+            if not self._source.strip():
+                raise FunctionMissing(f"{self.path.name} is empty.", "Start from the stub in exercises/.")
+        except (SubmissionMissing, SubmissionUnreadable, FunctionMissing) as problem:
+            self._problem = problem
+            raise
+        self._process = sandbox.spawn(self.isolation, self.limits)
+        request = {"op": "load", "source": self._source, "filename": self.path.name, "module": self.exercise}
+        try:
+            reply = self._exchange(request, self.limits.load_timeout, f"importing {self.path.name}")
+        except (StudentTimeout, WorkerCrashed, BadReply) as problem:
+            self._problem = problem  # an import that hangs or dies will do so again: fail fast from now on
+            raise
+        if not reply.get("ok"):
+            self.close()
+            self._problem = self._import_problem(reply.get("error"))
+            raise self._problem
+
+    def _import_problem(self, error: object) -> Exception:
+        error = error if isinstance(error, dict) else {}
+        name = self.path.name
+        if error.get("kind") == "syntax":
+            return ImportFailed(f"{name} has a syntax error on line {error.get('line')}: {error.get('message')}.",
+                                "Run the file with python to see the error in context.",
+                                str(error.get("traceback", "")))
+        if error.get("kind") == "exit":
+            return ImportFailed(f"{name} calls sys.exit() while it is being imported.",
+                                "Remove top-level code that exits; only define functions.")
+        return ImportFailed(f"{name} raised {error.get('type')} while being imported: {error.get('message')}",
+                            "Code at the top level of your file runs on import; keep it to imports and definitions.",
+                            str(error.get("traceback", "")))
+
+    def _problem_from(self, error: object, function: str) -> Exception:
+        error = error if isinstance(error, dict) else {}
+        kind, exc_type, message = error.get("kind"), str(error.get("type")), str(error.get("message", ""))
+        detail = str(error.get("traceback", ""))
+        if kind == "missing":
+            return FunctionMissing(f"{self.path.name} has no function named {function}.",
+                                   "Keep the function name and signature from the stub.")
+        if kind == "exit":
+            return StudentRaised(f"{function}() called sys.exit().", "Return a value instead of exiting.", detail, "SystemExit")
+        if exc_type == "NotImplementedError":
+            return NotImplementedYet(f"{function}() is not implemented yet (it raises NotImplementedError).",
+                                     "Replace the `raise NotImplementedError` line with your code.")
+        if kind == "protocol":
+            self._restart()
+            return BadReply(f"{function}() could not be run: {message}")
+        return StudentRaised(f"{function}() raised {exc_type}: {message}".rstrip(": "), "", detail, exc_type)
+
+    def _exchange(self, request: dict, timeout: float, what: str) -> dict:
+        self._next_id += 1
+        request["id"] = self._next_id
+        process = self._process
+        try:
+            process.stdin.write(codec.dump_frame(request))
+            process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            return self._crashed(what)
+        try:
+            header = self._read(codec.HEADER_SIZE, time.monotonic() + timeout, what)
+            body = self._read(codec.frame_length(header, self.limits.reply_bytes), time.monotonic() + timeout, what)
+            reply = codec.load_frame(body)
+        except codec.CodecError as exc:
+            self._restart()
+            raise BadReply(f"The worker running {what} sent an unreadable reply ({exc}).") from None
+        if reply.get("id") != request["id"]:
+            self._restart()
+            raise BadReply(f"The worker running {what} answered out of turn; its output cannot be trusted.")
+        output = reply.get("output")
+        if isinstance(output, dict) and all(isinstance(output.get(k), str) for k in ("head", "tail")):
+            total = output.get("total") if isinstance(output.get("total"), int) else 0
+            if total:
+                self._output.append({"head": output["head"][:4000], "tail": output["tail"][-4000:], "total": total})
+        return reply
+
+    def _read(self, size: int, deadline: float, what: str) -> bytes:
+        stream = self._process.stdout
+        data = b""
+        while len(data) < size:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([stream], [], [], remaining)[0]:
+                self._timeouts += 1
+                self._restart()
+                raise StudentTimeout(f"{what} did not finish within {self._timeout_for(what):g} seconds.",
+                                     "Look for a loop that never ends, or work that grows too fast with the input.")
+            chunk = os.read(stream.fileno(), min(size - len(data), 1 << 20))
+            if not chunk:
+                return self._crashed(what)
+            data += chunk
+        return data
+
+    def _timeout_for(self, what: str) -> float:
+        return self.limits.load_timeout if what.startswith("importing") else self.limits.call_timeout
+
+    def _crashed(self, what: str):
+        process = self._process
+        code = process.poll() if process else None
+        self._restart()
+        if code is not None and code < 0:
+            reason = f"was killed by signal {-code}"
+            hint = "Signal 9 or 24 usually means it used too much memory or CPU time."
+        else:
+            reason = f"ended the process (exit code {code})" if code is not None else "ended the process"
+            hint = "Do not call os._exit() or kill the process; return a value instead."
+        raise WorkerCrashed(f"Your code {reason} while running {what}.", hint)
+
+    def _restart(self) -> None:
+        if self._process is not None:
+            sandbox.kill(self._process)
+            self._process = None
+
+
+def _decode_draws(raw: object) -> list:
+    if not isinstance(raw, list):
+        raise codec.CodecError("draws must be a list")
+    logs = []
+    for log in raw[:8]:
+        if not isinstance(log, list):
+            raise codec.CodecError("a draw log must be a list")
+        entries = []
+        for entry in log[:20000]:
+            if not isinstance(entry, dict) or not isinstance(entry.get("method"), str):
+                raise codec.CodecError("a draw must name its method")
+            entries.append({"method": entry["method"][:40],
+                            "args": codec.decode(entry.get("args", [])),
+                            "kwargs": codec.decode(entry.get("kwargs", {"__dict__": []})),
+                            "shape": entry.get("shape") if isinstance(entry.get("shape"), list) else []})
+        logs.append(entries)
+    return logs

@@ -1,0 +1,177 @@
+"""The only format that crosses between the grader and a worker running student code.
+
+Frames are a 4-byte big-endian length followed by UTF-8 JSON. Values are plain JSON plus a few
+tagged objects; arrays travel as base64 ``.npy`` bytes read back with ``allow_pickle=False``, so
+nothing a worker sends can make the grader run code. This module imports only the standard
+library and numpy because the worker loads it too.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import math
+import struct
+
+import numpy as np
+
+MAX_FRAME_BYTES = 64 * 1024 * 1024
+MAX_DEPTH = 32
+_HEADER = struct.Struct(">I")
+_ALLOWED_KINDS = set("biufc")  # bool, int, uint, float, complex: never object or void
+
+
+class CodecError(ValueError):
+    """A frame or value that does not follow the protocol."""
+
+
+class Unrepresentable:
+    """Stands in for a value of a type the protocol cannot carry (a student's own class, say)."""
+
+    def __init__(self, type_name: str) -> None:
+        self.type_name = type_name
+
+    def __repr__(self) -> str:
+        return f"<a {self.type_name} object>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Unrepresentable) and other.type_name == self.type_name
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class RngSpec:
+    """A request for a fresh generator seeded with ``seed``; the worker records every draw."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = int(seed)
+
+    def __repr__(self) -> str:
+        return f"RngSpec({self.seed})"
+
+
+def _array_to_text(array: np.ndarray) -> str:
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def _array_from_text(text: object) -> np.ndarray:
+    if not isinstance(text, str):
+        raise CodecError("an array payload must be a base64 string")
+    try:
+        raw = base64.b64decode(text.encode("ascii"), validate=True)
+        array = np.load(io.BytesIO(raw), allow_pickle=False)
+    except Exception as exc:  # any malformed payload is the sender's fault, never ours
+        raise CodecError(f"unreadable array payload ({type(exc).__name__})") from None
+    if not isinstance(array, np.ndarray) or array.dtype.kind not in _ALLOWED_KINDS:
+        raise CodecError("an array payload must hold numbers")
+    return array
+
+
+def encode(value: object, depth: int = 0) -> object:
+    """Turn a Python value into JSON-ready data, tagging what JSON cannot say by itself."""
+    if depth > MAX_DEPTH:
+        raise CodecError("value is nested too deeply")
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind not in _ALLOWED_KINDS:
+            return {"__unrepresentable__": f"numpy array of {value.dtype}"}
+        return {"__ndarray__": _array_to_text(value)}
+    if isinstance(value, np.generic):
+        if value.dtype.kind not in _ALLOWED_KINDS:
+            return {"__unrepresentable__": type(value).__name__}
+        return {"__npscalar__": _array_to_text(np.asarray(value))}
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, complex):
+        return {"__complex__": [value.real, value.imag]}
+    if isinstance(value, list):
+        return [encode(item, depth + 1) for item in value]
+    if isinstance(value, tuple):
+        return {"__tuple__": [encode(item, depth + 1) for item in value]}
+    if isinstance(value, dict):
+        return {"__dict__": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
+    if isinstance(value, RngSpec):
+        return {"__rng__": value.seed}
+    return {"__unrepresentable__": type(value).__name__}
+
+
+def decode(data: object, depth: int = 0) -> object:
+    """Inverse of :func:`encode`; rejects anything that is not exactly one of the known shapes."""
+    if depth > MAX_DEPTH:
+        raise CodecError("value is nested too deeply")
+    if data is None or isinstance(data, (bool, str, int, float)):
+        return data
+    if isinstance(data, list):
+        return [decode(item, depth + 1) for item in data]
+    if not isinstance(data, dict) or len(data) != 1:
+        raise CodecError("an object must carry exactly one known tag")
+    (tag, payload), = data.items()
+    if tag == "__ndarray__":
+        return _array_from_text(payload)
+    if tag == "__npscalar__":
+        array = _array_from_text(payload)
+        if array.shape != ():
+            raise CodecError("a numpy scalar must have shape ()")
+        return array[()]
+    if tag == "__tuple__" and isinstance(payload, list):
+        return tuple(decode(item, depth + 1) for item in payload)
+    if tag == "__dict__" and isinstance(payload, list):
+        out = {}
+        for pair in payload:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise CodecError("a dict entry must be a [key, value] pair")
+            key = decode(pair[0], depth + 1)
+            if not isinstance(key, (str, int, float, bool, type(None), tuple)):
+                raise CodecError("a dict key must be hashable plain data")
+            out[key] = decode(pair[1], depth + 1)
+        return out
+    if tag == "__complex__" and isinstance(payload, list) and len(payload) == 2:
+        real, imag = payload
+        if not all(isinstance(part, (int, float)) and not isinstance(part, bool) for part in payload):
+            raise CodecError("a complex number needs two numbers")
+        return complex(real, imag)
+    if tag == "__rng__" and isinstance(payload, int) and not isinstance(payload, bool):
+        return RngSpec(payload)
+    if tag == "__unrepresentable__" and isinstance(payload, str):
+        return Unrepresentable(payload[:200])
+    raise CodecError(f"unknown or malformed tag {tag[:40]!r}")
+
+
+def _reject_constant(name: str) -> float:
+    # json's default would accept these too; naming them keeps NaN and infinities explicit.
+    return {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}[name]
+
+
+def dump_frame(message: dict) -> bytes:
+    body = json.dumps(message, allow_nan=True, separators=(",", ":")).encode("utf-8")
+    if len(body) > MAX_FRAME_BYTES:
+        raise CodecError(f"message of {len(body)} bytes is over the {MAX_FRAME_BYTES}-byte limit")
+    return _HEADER.pack(len(body)) + body
+
+
+def frame_length(header: bytes, limit: int = MAX_FRAME_BYTES) -> int:
+    if len(header) != _HEADER.size:
+        raise CodecError("truncated frame header")
+    (length,) = _HEADER.unpack(header)
+    if length > limit:
+        raise CodecError(f"reply of {length} bytes is over the {limit}-byte limit")
+    return length
+
+
+def load_frame(body: bytes) -> dict:
+    try:
+        message = json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise CodecError("a frame is not valid JSON") from None
+    if not isinstance(message, dict):
+        raise CodecError("a frame must be a JSON object")
+    return message
+
+
+HEADER_SIZE = _HEADER.size

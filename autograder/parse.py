@@ -1,0 +1,73 @@
+"""From pytest-json-report's raw report of one student's run to :mod:`autograder.model` results."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from .model import (STATUSES, CheckResult, Exercise, ExerciseResult, Output, exercise_result,
+                    student_result, StudentResult)
+
+_OUTCOME_STATUS = {"passed": "passed", "failed": "failed", "error": "error", "skipped": "pending"}
+
+
+def _check(test: dict) -> CheckResult:
+    meta = test.get("metadata") or {}
+    status = meta.get("status") or _OUTCOME_STATUS.get(test.get("outcome"), "error")
+    if status not in STATUSES:
+        status = "error"
+    points = float(meta.get("points", 1.0))
+    output = meta.get("output")
+    message = meta.get("message", "")
+    if not meta.get("status") and status == "error":
+        message = "The grader itself failed while setting up this check; this is not your fault."
+    return CheckResult(
+        name=str(meta.get("check") or test.get("nodeid", "?").rsplit("::", 1)[-1]),
+        description=str(meta.get("description", "")),
+        score=points if status == "passed" else 0.0,
+        max_score=points,
+        status=status,
+        message=str(message),
+        hint=str(meta.get("hint", "")),
+        visibility=str(meta.get("visibility", "public")),
+        detail=str(meta.get("detail", "")),
+        output=Output(output["head"], output.get("tail", ""), int(output.get("cut", 0))) if output else None,
+    )
+
+
+def _broken_modules(report: dict) -> set[str]:
+    broken = set()
+    for collector in report.get("collectors", []):
+        if collector.get("outcome") == "failed":
+            node = str(collector.get("nodeid", ""))
+            broken.add(node.rsplit("/", 1)[-1].removesuffix(".py").removeprefix("test_"))
+    return broken
+
+
+def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[str]) -> tuple[ExerciseResult, ...]:
+    tests_by_exercise: dict[str, list[CheckResult]] = defaultdict(list)
+    for test in report.get("tests", []):
+        exercise = (test.get("metadata") or {}).get("exercise")
+        if exercise is None:
+            exercise = str(test.get("nodeid", "")).split("::")[0].rsplit("/", 1)[-1].removesuffix(".py").removeprefix("test_")
+        tests_by_exercise[exercise].append(_check(test))
+    broken = _broken_modules(report)
+    results = []
+    for exercise in course:
+        tests = tuple(tests_by_exercise.get(exercise.name, ()))
+        if exercise.name in broken or not tests:
+            results.append(ExerciseResult(exercise.name, exercise.title, 0.0, 0.0, "error", (),
+                                          message="The grader for this exercise could not be loaded; "
+                                                  "this is not your fault and it scores nothing either way."))
+        elif exercise.name not in submitted:
+            results.append(exercise_result(exercise.name, exercise.title, tests, "missing",
+                                           f"{exercise.name}.py was not submitted."))
+        else:
+            results.append(exercise_result(exercise.name, exercise.title, tests))
+    return tuple(results)
+
+
+def parse_student(student_id: str, report: dict, course: tuple[Exercise, ...], submitted: set[str]) -> StudentResult:
+    exercises = parse_exercises(report, course, submitted)
+    if not submitted:
+        return student_result(student_id, exercises, "empty", "The submission holds none of the exercise files.")
+    return student_result(student_id, exercises)

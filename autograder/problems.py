@@ -1,0 +1,67 @@
+"""What can go wrong with a student's code, as exceptions a check can raise or let through.
+
+Each carries the status it gives the check (``failed``, ``error`` or ``timeout``), a message in
+the student's terms and a hint. Checks never catch these: the pytest plugin turns them into a
+result, so every check gets the same wording for the same problem.
+"""
+
+from __future__ import annotations
+
+
+class StudentProblem(Exception):
+    status = "error"
+
+    def __init__(self, message: str, hint: str = "", detail: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.detail = detail
+
+
+class SubmissionMissing(StudentProblem):
+    status = "failed"
+
+
+class SubmissionUnreadable(StudentProblem):
+    status = "error"
+
+
+class ImportFailed(StudentProblem):
+    status = "error"
+
+
+class FunctionMissing(StudentProblem):
+    status = "failed"
+
+
+class NotImplementedYet(StudentProblem):
+    status = "failed"
+
+
+class StudentRaised(StudentProblem):
+    status = "error"
+
+    def __init__(self, message: str, hint: str = "", detail: str = "", exc_type: str = "") -> None:
+        super().__init__(message, hint, detail)
+        self.exc_type = exc_type
+
+
+class StudentTimeout(StudentProblem):
+    status = "timeout"
+
+
+class WorkerCrashed(StudentProblem):
+    status = "error"
+
+
+class BadReply(StudentProblem):
+    status = "error"
+
+
+class CheckFailed(AssertionError):
+    """A check's verdict: what the student got, what was expected, and the likely misconception."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint

@@ -1,0 +1,104 @@
+"""Running the graders: one student in this process, or a class across a pool of trusted processes.
+
+pytest and every check run here, on the trusted side; student code only ever runs in the
+workers that the plugin's ``student`` fixture starts.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import io
+import multiprocessing
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from pytest_jsonreport.plugin import JSONReport
+
+from .model import Exercise, StudentResult, exercise_result, load_course, student_result
+from .parse import parse_student
+
+
+@dataclass(frozen=True)
+class Settings:
+    graders_dir: Path
+    reference_dir: Path | None
+    seed: int
+    isolation: str
+    call_timeout: float = 3.0
+    memory_mb: int = 1024
+
+
+def submitted_files(folder: Path, course: tuple[Exercise, ...]) -> set[str]:
+    """Stems of the exercise files present (a link or a folder counts: its checks explain why it fails)."""
+    return {e.name for e in course if os.path.lexists(folder / f"{e.name}.py")}
+
+
+def run_pytest(submission: Path, settings: Settings) -> dict:
+    """Run every grader against one submission folder; pytest-json-report's raw report."""
+    report_plugin = JSONReport()
+    args = [
+        str(settings.graders_dir), f"-c={settings.graders_dir / 'pytest.ini'}",
+        f"--rootdir={settings.graders_dir}", "-q", "--json-report-file=none",
+        "-W", "ignore::pytest.PytestAssertRewriteWarning",
+        "--json-report-omit", "keywords", "streams", "log", "traceback", "warnings",
+        f"--submission={submission}", f"--grade-seed={settings.seed}", f"--isolation={settings.isolation}",
+        f"--call-timeout={settings.call_timeout}", f"--memory-mb={settings.memory_mb}",
+    ]
+    if settings.reference_dir is not None:
+        args.append(f"--reference={settings.reference_dir}")
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        pytest.main(args, plugins=[report_plugin])
+    return report_plugin.report or {}
+
+
+def grade_one(student_id: str, folder: Path, settings: Settings) -> StudentResult:
+    """Grade one student's folder; never raises: a failure of the grader itself is a row too."""
+    course = load_course(settings.graders_dir)
+    try:
+        report = run_pytest(folder, settings)
+        return parse_student(student_id, report, course, submitted_files(folder, course))
+    except Exception as exc:  # a grader bug must cost one row, not the batch
+        return failed_student(student_id, course, f"Grading failed inside the grader ({type(exc).__name__}: {exc}).")
+
+
+def failed_student(student_id: str, course: tuple[Exercise, ...], message: str) -> StudentResult:
+    exercises = tuple(exercise_result(e.name, e.title, (), "error", message) for e in course)
+    return student_result(student_id, exercises, "error", message)
+
+
+def grade_batch(students: list[tuple[str, Path]], settings: Settings, jobs: int,
+                on_done: Callable[[StudentResult], None] = lambda result: None) -> list[StudentResult]:
+    """Grade every student, ``jobs`` at a time; results come back in the order given."""
+    if jobs <= 1 or len(students) <= 1:
+        results = []
+        for student_id, folder in students:
+            results.append(grade_one(student_id, folder, settings))
+            on_done(results[-1])
+        return results
+    results: dict[str, StudentResult] = {}
+    pending = list(students)
+    # A pool process that dies (it never runs student code, so only a grader bug or the OOM
+    # killer can do that) breaks the pool: start a fresh one for whatever was not finished.
+    for _attempt in range(2):
+        if not pending:
+            break
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            futures = {pool.submit(grade_one, sid, folder, settings): sid for sid, folder in pending}
+            for future in concurrent.futures.as_completed(futures):
+                sid = futures[future]
+                try:
+                    results[sid] = future.result()
+                except Exception:  # noqa: BLE001  (a broken pool: retried below)
+                    continue
+                on_done(results[sid])
+        pending = [(sid, folder) for sid, folder in pending if sid not in results]
+    course = load_course(settings.graders_dir)
+    for sid, _folder in pending:
+        results[sid] = failed_student(sid, course, "Grading this submission crashed the grader twice.")
+        on_done(results[sid])
+    return [results[sid] for sid, _folder in students]

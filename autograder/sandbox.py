@@ -1,0 +1,163 @@
+"""How a worker process is started: which isolation, which limits.
+
+Two modes. ``bubblewrap``: the worker sees the Python runtime read-only and nothing else of the
+host, with no network, its own pid namespace, a private /tmp and an unprivileged uid. ``process``
+(where bubblewrap is missing): the same worker and limits in a new session, killed as a process
+group; as root it unshares the network and drops to an unprivileged uid after its own imports.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import sysconfig
+from dataclasses import dataclass
+from pathlib import Path
+
+WORKER_DIR = Path(__file__).resolve().parent
+WORKER_FILES = ("worker.py", "codec.py")
+SANDBOX_WORKER_DIR = "/opt/grader-worker"
+NOBODY = 65534
+ISOLATIONS = ("bubblewrap", "process")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-worker resource limits; every mode applies them."""
+
+    call_timeout: float = 3.0
+    load_timeout: float = 15.0
+    cpu_seconds: int = 120
+    memory_bytes: int = 1 << 30
+    file_bytes: int = 1 << 20
+    processes: int = 64
+    reply_bytes: int = 32 << 20
+
+
+def _runtime_paths() -> list[str]:
+    """Folders the worker must see read-only to run Python with numpy."""
+    import numpy
+
+    candidates = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+                  sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
+                  str(Path(numpy.__file__).resolve().parent.parent)}
+    real = sorted({str(Path(p).resolve()) for p in candidates if p and Path(p).exists()})
+    # /usr is bound whole; drop what it already covers and nested duplicates.
+    kept: list[str] = []
+    for path in real:
+        if path == "/usr" or path.startswith("/usr/"):
+            continue
+        if any(path.startswith(k + "/") for k in kept):
+            continue
+        kept.append(path)
+    return kept
+
+
+def _python() -> str:
+    return str(Path(sys.executable).resolve())
+
+
+def _bwrap_command(python: str) -> list[str]:
+    command = [
+        "bwrap", "--die-with-parent", "--unshare-all", "--new-session",
+        "--uid", str(NOBODY), "--gid", str(NOBODY),
+        "--ro-bind", "/usr", "/usr",
+        "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", "/tmp",
+        "--clearenv",
+    ]
+    for link in ("lib", "lib64", "bin", "sbin"):
+        target = Path("/") / link
+        if target.is_symlink():
+            command += ["--symlink", os.readlink(target), f"/{link}"]
+        elif target.is_dir():
+            command += ["--ro-bind", str(target), f"/{link}"]
+    for path in _runtime_paths():
+        command += ["--ro-bind", path, path]
+    for name in WORKER_FILES:
+        command += ["--ro-bind", str(WORKER_DIR / name), f"{SANDBOX_WORKER_DIR}/{name}"]
+    for key, value in _worker_env().items():
+        command += ["--setenv", key, value]
+    return command + [python, "-I", "-B", f"{SANDBOX_WORKER_DIR}/worker.py"]
+
+
+def _worker_env() -> dict[str, str]:
+    env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
+           "PYTHONDONTWRITEBYTECODE": "1"}
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
+        env[var] = "1"
+    # Some machines need these for OpenBLAS to pick a working kernel; pass them through unchanged.
+    for var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+        if var in os.environ:
+            env[var] = os.environ[var]
+    return env
+
+
+@functools.lru_cache(maxsize=None)
+def bubblewrap_works() -> bool:
+    """True when bwrap exists and can start the worker's Python here (user namespaces allowed)."""
+    if shutil.which("bwrap") is None:
+        return False
+    probe = _bwrap_command(_python())[:-3] + [_python(), "-I", "-c", "import numpy"]
+    try:
+        return subprocess.run(probe, capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def best_isolation() -> str:
+    return "bubblewrap" if bubblewrap_works() else "process"
+
+
+def _limit_resources(limits: Limits) -> None:
+    # Runs in the child between fork and exec: only async-signal-safe-ish calls.
+    for kind, value in ((resource.RLIMIT_CPU, limits.cpu_seconds), (resource.RLIMIT_AS, limits.memory_bytes),
+                        (resource.RLIMIT_FSIZE, limits.file_bytes), (resource.RLIMIT_CORE, 0)):
+        resource.setrlimit(kind, (value, value))
+    if os.getuid() != 0:  # as root the worker drops to nobody itself, where this limit then applies
+        resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
+
+
+def spawn(isolation: str, limits: Limits) -> subprocess.Popen:
+    """Start one worker; the caller owns it and must call :func:`kill`."""
+    if isolation == "bubblewrap":
+        command = _bwrap_command(_python())
+        env = None
+    elif isolation == "process":
+        command = [_python(), "-I", "-B", str(WORKER_DIR / "worker.py")]
+        env = _worker_env()
+        if os.getuid() == 0:
+            env["GRADER_DROP_PRIVILEGES"] = f"{NOBODY}:{limits.processes}"
+    else:
+        raise ValueError(f"unknown isolation {isolation!r}")
+    return subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        env=env, cwd="/tmp" if isolation == "process" else None, start_new_session=True,
+        preexec_fn=functools.partial(_limit_resources, limits), close_fds=True,
+    )
+
+
+def kill(process: subprocess.Popen) -> None:
+    """End the worker and everything it started: its whole process group, then reap it."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        process.kill()
+    except OSError:
+        pass
+    for stream in (process.stdin, process.stdout):
+        try:
+            if stream:
+                stream.close()
+        except OSError:
+            pass
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass

@@ -1,0 +1,241 @@
+"""The process that runs student code. Nothing here is trusted by the grader.
+
+It reads framed requests on its stdin and answers on its stdout, both duplicated to private
+descriptors before any student code runs; descriptors 0, 1 and 2 then point at /dev/null and
+``print`` goes to a capped buffer, so student output can neither block the worker nor forge a
+reply by accident. Requests: ``load`` (compile and run a student's source as a module) and
+``call`` (call one of its functions). Only the standard library, numpy and :mod:`codec` are
+imported: the grader's own package is not on this side.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import traceback
+import types
+import warnings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import codec  # noqa: E402  (the sibling module, mounted next to this file in the sandbox)
+import numpy as np  # noqa: E402
+
+HEAD_CHARS = 4000
+TAIL_CHARS = 4000
+MAX_LOGGED_DRAWS = 10000
+SAMPLERS = (
+    "normal", "standard_normal", "random", "uniform", "integers", "choice", "permutation",
+    "shuffle", "permuted", "standard_exponential", "exponential", "binomial", "poisson",
+    "beta", "gamma", "standard_gamma", "lognormal", "laplace", "logistic", "standard_t",
+    "standard_cauchy", "chisquare", "multivariate_normal", "bytes", "rayleigh", "weibull",
+    "triangular", "vonmises", "wald", "zipf", "geometric", "pareto", "power", "gumbel",
+)
+
+
+class CappedOutput(io.TextIOBase):
+    """Keeps the head and tail of what the student prints and counts the rest."""
+
+    def __init__(self) -> None:
+        self._head: list[str] = []
+        self._head_len = 0
+        self._tail = ""
+        self._total = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text) -> int:
+        text = str(text)
+        written = len(text)
+        self._total += written
+        room = HEAD_CHARS - self._head_len
+        if room > 0:
+            self._head.append(text[:room])
+            self._head_len += min(room, len(text))
+            text = text[room:]
+        if text:
+            self._tail = (self._tail + text)[-TAIL_CHARS:]
+        return written
+
+    def take(self) -> dict:
+        head = "".join(self._head)
+        cut = self._total - len(head) - len(self._tail)
+        taken = {"head": head, "tail": self._tail, "cut": max(cut, 0), "total": self._total}
+        self.__init__()
+        return taken
+
+
+def _recording_generator(seed: int) -> np.random.Generator:
+    log: list[dict] = []
+
+    class RecordingGenerator(np.random.Generator):
+        """A real Generator that writes down every draw, so the grader can replay it."""
+
+    def make_recorder(name):
+        original = getattr(np.random.Generator, name)
+
+        def recorder(self, *args, **kwargs):
+            out = original(self, *args, **kwargs)
+            if len(log) < MAX_LOGGED_DRAWS:
+                log.append({"method": name, "args": codec.encode(list(args)),
+                            "kwargs": codec.encode(dict(kwargs)), "shape": list(np.shape(out))})
+            elif log[-1]["method"] != "__overflow__":
+                log.append({"method": "__overflow__"})
+            return out
+
+        recorder.__name__ = name
+        recorder.__doc__ = original.__doc__
+        return recorder
+
+    for name in SAMPLERS:
+        if hasattr(np.random.Generator, name):
+            setattr(RecordingGenerator, name, make_recorder(name))
+    generator = RecordingGenerator(np.random.PCG64(seed))
+    return generator, log
+
+
+def _student_traceback(exc: BaseException, filename: str) -> str:
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
+    lines = traceback.format_list(frames[-5:])
+    lines += traceback.format_exception_only(type(exc), exc)
+    return "".join(lines)[-3000:]
+
+
+def _error(exc: BaseException, filename: str) -> dict:
+    if isinstance(exc, SystemExit):
+        return {"kind": "exit", "type": "SystemExit", "message": f"exit code {exc.code!r}"[:200],
+                "traceback": _student_traceback(exc, filename)}
+    if isinstance(exc, SyntaxError) and exc.filename == filename:
+        return {"kind": "syntax", "type": type(exc).__name__, "message": str(exc.msg)[:500],
+                "line": exc.lineno, "traceback": "".join(traceback.format_exception_only(type(exc), exc))[-2000:]}
+    return {"kind": "exception", "type": type(exc).__name__, "message": str(exc)[:2000],
+            "traceback": _student_traceback(exc, filename)}
+
+
+class Session:
+    def __init__(self) -> None:
+        self.module: types.ModuleType | None = None
+        self.filename = "<student>"
+
+    def load(self, request: dict) -> dict:
+        self.filename = str(request.get("filename", "student.py"))
+        name = str(request.get("module", "student"))
+        module = types.ModuleType(name)
+        module.__file__ = self.filename
+        sys.modules[name] = module
+        try:
+            code = compile(str(request["source"]), self.filename, "exec", dont_inherit=True)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                exec(code, module.__dict__)
+        except BaseException as exc:  # the student's import may raise anything, SystemExit included
+            return {"ok": False, "error": _error(exc, self.filename)}
+        self.module = module
+        return {"ok": True, "functions": sorted(k for k, v in vars(module).items() if callable(v))}
+
+    def call(self, request: dict) -> dict:
+        if self.module is None:
+            return {"ok": False, "error": {"kind": "protocol", "type": "NotLoaded", "message": "no module"}}
+        function = getattr(self.module, str(request["function"]), None)
+        if not callable(function):
+            return {"ok": False, "error": {"kind": "missing", "type": "AttributeError",
+                                           "message": f"no function named {request['function']}"}}
+        logs: list[list[dict]] = []
+
+        def materialize(value):
+            if isinstance(value, codec.RngSpec):
+                generator, log = _recording_generator(value.seed)
+                logs.append(log)
+                return generator
+            return value
+
+        args = [materialize(v) for v in codec.decode(request.get("args", []))]
+        kwargs = {k: materialize(v) for k, v in codec.decode(request.get("kwargs", {"__dict__": []})).items()}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                value = function(*args, **kwargs)
+            except BaseException as exc:
+                return {"ok": False, "error": _error(exc, self.filename), "draws": logs}
+        reply = {"ok": True, "value": codec.encode(value), "draws": logs,
+                 "warnings": [f"{w.category.__name__}: {w.message}"[:300] for w in caught[:20]]}
+        if request.get("return_args"):
+            reply["args_after"] = codec.encode([a for a in args])
+            reply["kwargs_after"] = codec.encode({k: v for k, v in kwargs.items()
+                                                  if not isinstance(v, np.random.Generator)})
+        return reply
+
+
+def _read_exact(stream, size: int) -> bytes | None:
+    data = b""
+    while len(data) < size:
+        chunk = stream.read(size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def _drop_privileges(spec: str) -> None:
+    """Process mode as root: leave the network and become an unprivileged user."""
+    import ctypes
+    import resource
+
+    uid, processes = (int(part) for part in spec.split(":"))
+    clone_newnet = 0x40000000
+    ctypes.CDLL(None, use_errno=True).unshare(clone_newnet)
+    resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)
+
+
+# Imported before a privilege drop, while the runtime is still readable (process mode as root):
+# what a student's numpy solution may reasonably import.
+PRELOAD = ("numpy.random", "numpy.linalg", "numpy.fft", "math", "cmath", "typing", "functools",
+           "itertools", "collections", "dataclasses", "statistics", "random", "operator", "numbers",
+           "decimal", "fractions", "copy", "enum", "abc", "contextlib")
+
+
+def main() -> int:
+    import importlib
+
+    for name in PRELOAD:
+        importlib.import_module(name)
+    if os.environ.get("GRADER_DROP_PRIVILEGES"):
+        _drop_privileges(os.environ.pop("GRADER_DROP_PRIVILEGES"))
+    proto_in = os.fdopen(os.dup(0), "rb", buffering=0)
+    proto_out = os.fdopen(os.dup(1), "wb", buffering=0)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    capture = CappedOutput()
+    sys.stdout = sys.stderr = sys.__stdout__ = sys.__stderr__ = capture
+    session = Session()
+    while True:
+        header = _read_exact(proto_in, codec.HEADER_SIZE)
+        if header is None:
+            return 0
+        request = codec.load_frame(_read_exact(proto_in, codec.frame_length(header)) or b"")
+        op = request.get("op")
+        if op == "exit":
+            return 0
+        try:
+            reply = session.load(request) if op == "load" else session.call(request)
+        except codec.CodecError as exc:
+            reply = {"ok": False, "error": {"kind": "protocol", "type": "CodecError", "message": str(exc)}}
+        except BaseException as exc:  # encoding a hostile return value can raise anything
+            reply = {"ok": False, "error": _error(exc, session.filename)}
+        reply["id"] = request.get("id")
+        reply["output"] = capture.take()
+        try:
+            frame = codec.dump_frame(reply)
+        except (codec.CodecError, ValueError, TypeError) as exc:
+            frame = codec.dump_frame({"id": request.get("id"), "ok": False, "output": reply["output"],
+                                      "error": {"kind": "exception", "type": "ReplyTooLarge", "message": str(exc)}})
+        proto_out.write(frame)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""Checks for scalar_chain.py: the gradient after `depth` layers is exactly layer_scale ** depth."""
+
+import pytest
+
+from autograder.checks import call_text, expect_real, fail
+
+EXERCISE = "scalar_chain"
+FUNCTION = "scalar_gradient_chain"
+
+
+def chain(student, depth, layer_scale):
+    return expect_real(student.call(FUNCTION, depth, layer_scale).value, call_text(FUNCTION, depth, layer_scale))
+
+
+def expect_exact(student, depth, layer_scale, expected, hint):
+    got = chain(student, depth, layer_scale)
+    if got != expected:
+        fail(f"{call_text(FUNCTION, depth, layer_scale)} returned {got!r}; expected exactly {expected!r}.", hint)
+
+
+@pytest.mark.points(2)
+def test_ten_sigmoid_layers_shrink_to_a_millionth(student):
+    """Ten layers of slope 0.25 leave 0.25 ** 10 = 9.5e-7 of the gradient."""
+    expect_exact(student, 10, 0.25, 9.5367431640625e-07,
+                 "Every one of the ten layers multiplies by 0.25: raise the scale to the power depth.")
+
+
+@pytest.mark.points(1)
+def test_ten_steep_layers_explode(student):
+    """Ten layers of slope 1.5 grow the gradient to 1.5 ** 10 = 57.67."""
+    expect_exact(student, 10, 1.5, 57.6650390625, "A factor above 1 compounds upward: 1.5 ** 10 is about 57.7.")
+
+
+@pytest.mark.points(1)
+def test_one_layer_scales_once(student):
+    """One layer multiplies the gradient exactly once (no off-by-one in the depth)."""
+    for scale in (0.25, 3.0, -2.0):
+        expect_exact(student, 1, scale, scale,
+                     "With depth 1 the answer is the scale itself; check that you use depth, not depth - 1 or depth + 1.")
+
+
+@pytest.mark.points(1)
+def test_zero_layers_leave_the_gradient_at_one(student):
+    """With no layers the gradient is untouched: 1.0 for every scale, 0 and negatives included."""
+    for scale in (0.25, 0.0, -3.0, 7.5):
+        expect_exact(student, 0, scale, 1.0,
+                     "Anything to the power 0 is 1 (Python agrees: 0.0 ** 0 == 1.0); an empty product is 1.")
+
+
+@pytest.mark.points(1)
+def test_zero_slope_kills_the_gradient(student):
+    """A layer with slope 0 passes nothing back: 0.0 ** 5 is 0.0."""
+    expect_exact(student, 5, 0.0, 0.0, "One zero factor makes the whole product zero.")
+
+
+@pytest.mark.points(1)
+def test_negative_slope_flips_the_sign_each_layer(student):
+    """A negative slope flips the sign at every layer: (-0.5) ** 3 = -0.125 and (-0.5) ** 4 = 0.0625."""
+    expect_exact(student, 3, -0.5, -0.125, "Keep the sign: do not take abs() of the scale.")
+    expect_exact(student, 4, -0.5, 0.0625, "An even number of sign flips gives a positive gradient.")
+
+
+@pytest.mark.points(1)
+def test_exact_power_not_a_rounded_loop(student):
+    """The result equals layer_scale ** depth to the last bit (1.1 ** 4, not 1.1 * 1.1 * 1.1 * 1.1)."""
+    hint = ("Multiplying in a loop rounds after every step, and numpy.power takes another route for integer "
+            "powers; use layer_scale ** depth (or math.pow), which agree to the last bit.")
+    for depth, scale in ((4, 1.1), (3, 1.3), (7, 1.1), (12, 0.9)):
+        expect_exact(student, depth, scale, scale ** depth, hint)
+
+
+@pytest.mark.points(1)
+def test_returns_a_float(student):
+    """The result is a single float, not an int, list or array."""
+    value = student.call(FUNCTION, 3, 0.5).value
+    if isinstance(value, bool) or not isinstance(value, float):
+        fail(f"{call_text(FUNCTION, 3, 0.5)} returned {value!r} of type {type(value).__name__}; expected a float.",
+             "Return layer_scale ** depth itself, not wrapped in a list or array.")
+
+
+@pytest.mark.points(3)
+@pytest.mark.hidden
+def test_matches_reference_on_random_depths_and_scales(student, reference, rng):
+    """On 200 random depths (0 to 60) and scales (-1.6 to 1.6) the result equals the reference exactly."""
+    for _ in range(200):
+        depth = int(rng.integers(0, 61))
+        scale = float(rng.uniform(-1.6, 1.6))
+        expect_exact(student, depth, scale, reference.scalar_gradient_chain(depth, scale),
+                     "Compute layer_scale ** depth directly, for every depth and sign.")
