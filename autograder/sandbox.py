@@ -63,6 +63,10 @@ def _python() -> str:
 
 
 def _bwrap_command(python: str) -> list[str]:
+    return _bwrap_prefix() + [python, "-I", "-B", f"{SANDBOX_WORKER_DIR}/worker.py"]
+
+
+def _bwrap_prefix() -> list[str]:
     command = [
         "bwrap", "--die-with-parent", "--unshare-all", "--new-session",
         "--uid", str(NOBODY), "--gid", str(NOBODY),
@@ -82,7 +86,7 @@ def _bwrap_command(python: str) -> list[str]:
         command += ["--ro-bind", str(WORKER_DIR / name), f"{SANDBOX_WORKER_DIR}/{name}"]
     for key, value in _worker_env().items():
         command += ["--setenv", key, value]
-    return command + [python, "-I", "-B", f"{SANDBOX_WORKER_DIR}/worker.py"]
+    return command
 
 
 def _worker_env() -> dict[str, str]:
@@ -102,7 +106,7 @@ def bubblewrap_works() -> bool:
     """True when bwrap exists and can start the worker's Python here (user namespaces allowed)."""
     if shutil.which("bwrap") is None:
         return False
-    probe = _bwrap_command(_python())[:-3] + [_python(), "-I", "-c", "import numpy"]
+    probe = _bwrap_prefix() + [_python(), "-I", "-c", "import numpy"]
     try:
         return subprocess.run(probe, capture_output=True, timeout=30).returncode == 0
     except (OSError, subprocess.SubprocessError):

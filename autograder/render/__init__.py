@@ -1,0 +1,1 @@
+"""Renderers: pure functions from result data (or its view-model) to text."""

@@ -1,0 +1,45 @@
+"""HTML and Markdown reports from jinja2 templates in ``templates/``, fed a view-model."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+from ..view import ReportView
+
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()<>#+!|~])")
+
+
+def escape_markdown(text: object) -> str:
+    """Student text as literal Markdown: no emphasis, links, HTML or table breaks."""
+    text = str(text).replace("&", "&amp;").replace("\r", "")
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", text).replace("\n", " ")
+
+
+def code_block(text: object) -> str:
+    """A fenced block no content can close early: the fence outgrows any backtick run inside."""
+    text = str(text)
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text}\n{fence}"
+
+
+@lru_cache(maxsize=8)
+def environment(templates_dir: str, autoescape: bool) -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir), autoescape=autoescape,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             keep_trailing_newline=True)
+    env.filters["md"] = escape_markdown
+    env.filters["codeblock"] = code_block
+    return env
+
+
+def render_html(view: ReportView, templates_dir: Path) -> str:
+    return environment(str(templates_dir), True).get_template("report.html.j2").render(report=view)
+
+
+def render_markdown(view: ReportView, templates_dir: Path) -> str:
+    return environment(str(templates_dir), False).get_template("report.md.j2").render(report=view)

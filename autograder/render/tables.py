@@ -1,0 +1,32 @@
+"""Class-wide outputs: results.json and gradebook.csv."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from ..model import BatchResult, to_dict
+from ..view import points
+
+
+def render_json(batch: BatchResult) -> str:
+    return json.dumps(to_dict(batch), indent=2, ensure_ascii=False) + "\n"
+
+
+def _cell(text: str) -> str:
+    # A cell that starts with = + - @ is a formula to a spreadsheet; a student id must stay text.
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def render_gradebook(batch: BatchResult) -> str:
+    """One row per student: id, one column per exercise, total, max, status."""
+    names = [e.name for e in batch.students[0].exercises] if batch.students else []
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["id", *names, "total", "max", "status"])
+    for student in batch.students:
+        scores = {e.name: points(e.score) for e in student.exercises}
+        writer.writerow([_cell(student.id), *(scores.get(n, "0") for n in names),
+                         points(student.score), points(student.max_score), student.status])
+    return buffer.getvalue()
