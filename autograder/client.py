@@ -19,7 +19,7 @@ from .problems import (BadReply, FunctionMissing, ImportFailed, NotImplementedYe
                        StudentTimeout, SubmissionMissing, SubmissionUnreadable, WorkerCrashed)
 
 MAX_SOURCE_BYTES = 1 << 20
-MAX_TIMEOUTS = 2
+MAX_TIMEOUTS = 4
 
 
 @dataclass(frozen=True)

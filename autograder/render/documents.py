@@ -10,7 +10,7 @@ import jinja2
 
 from ..view import ReportView
 
-_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()<>#+!|~])")
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]<>|~])")
 
 
 def escape_markdown(text: object) -> str:

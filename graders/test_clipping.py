@@ -1,0 +1,280 @@
+"""Checks for clipping.py: clip a list of gradient arrays by their global norm, and report that norm."""
+
+import math
+
+import numpy as np
+import pytest
+
+from autograder.checks import call_text, expect_array_close, expect_close, expect_real, fail, is_real_number, show
+
+EXERCISE = "clipping"
+FUNCTION = "clip_by_global_norm"
+
+VALUES_UNCHANGED_RTOL = 1e-12  # "values unchanged": multiplying by exactly 1.0 is fine, any real rescaling is not
+RTOL = 1e-9  # every correct way of computing the norm agrees to a few ulps
+
+
+def arrays(*items) -> list:
+    return [np.array(item, dtype=float) for item in items]
+
+
+def unpack(value, grads, call):
+    """The clipped arrays and the norm from a returned pair, as leniently as the comparison allows.
+
+    Only the structure check insists on a tuple holding a list; here any pair of (arrays, number)
+    with one array per input, each of the input's shape, is read.
+    """
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        fail(f"{call} returned {show(value)} ({type(value).__name__}); expected a pair (clipped, norm).",
+             "End with `return clipped, norm`: the list of clipped arrays, then the norm before clipping.")
+    first, second = value
+    if is_real_number(first) or (isinstance(first, np.ndarray) and first.shape == ()):
+        fail(f"{call} returned the number {show(first)} first; expected the list of clipped arrays first "
+             f"and the norm second.", "Return (clipped, norm) in that order.")
+    if isinstance(first, np.ndarray):
+        fail(f"{call} returned one array of shape {first.shape} as the clipped gradients; expected a list of "
+             f"{len(grads)} arrays with shapes {', '.join(str(g.shape) for g in grads)}.",
+             "Measure all arrays together, but scale and return each one separately: do not concatenate them.")
+    if not isinstance(first, (list, tuple)) or len(first) != len(grads):
+        count = f"{len(first)} items" if isinstance(first, (list, tuple)) else f"a {type(first).__name__}"
+        fail(f"{call} returned {count} as the clipped gradients; expected a list of {len(grads)} arrays, "
+             f"one per input array.", "Return one array for every array you were given, in the same order.")
+    clipped = []
+    for index, (got, grad) in enumerate(zip(first, grads)):
+        if not isinstance(got, np.ndarray):
+            fail(f"{call} returned {show(got)} ({type(got).__name__}) as clipped array {index}; expected a numpy "
+                 f"array of shape {grad.shape}.", "Scale each numpy array as a whole, e.g. grad * scale.")
+        if got.shape != grad.shape:
+            fail(f"{call} returned clipped array {index} with shape {got.shape}; expected shape {grad.shape}, "
+                 f"the shape of input array {index}.", "Scaling an array must not reshape or flatten it.")
+        if not np.issubdtype(got.dtype, np.number) or np.iscomplexobj(got):
+            fail(f"{call} returned clipped array {index} of {got.dtype}; expected real numbers.")
+        clipped.append(got)
+    return clipped, expect_real(second, f"{call} (its second item, the norm)")
+
+
+def clip(student, grads, max_norm, return_args=False):
+    """The student's clipped arrays and norm for one call, and the call's CallResult."""
+    result = student.call(FUNCTION, grads, max_norm, return_args=return_args)
+    clipped, norm = unpack(result.value, grads, call_text(FUNCTION, grads, max_norm))
+    return clipped, norm, result
+
+
+def length(clipped) -> float:
+    """The combined length of the returned arrays (a property of the output)."""
+    return math.sqrt(sum(float(np.sum(np.square(array))) for array in clipped))
+
+
+def expect_unchanged(student, grads, max_norm, hint):
+    call = call_text(FUNCTION, grads, max_norm)
+    clipped, _, _ = clip(student, grads, max_norm)
+    for index, (got, grad) in enumerate(zip(clipped, grads)):
+        if not np.allclose(got, grad, rtol=VALUES_UNCHANGED_RTOL, atol=0.0):
+            fail(f"{call} changed array {index}: returned {show(got)} for the input {show(grad)}; a gradient whose "
+                 f"combined length is not above max_norm={max_norm!r} must come back unchanged.", hint)
+
+
+def norm_hint(got, expected, max_norm):
+    if math.isclose(got, max_norm, rel_tol=1e-6):
+        return "That is the length after clipping: report the norm measured before you scaled anything."
+    if math.isclose(got, max_norm / expected, rel_tol=1e-6) or math.isclose(got, min(1.0, max_norm / expected),
+                                                                             rel_tol=1e-6):
+        return "That is the scale factor; the second item is the norm itself."
+    if math.isclose(got, expected ** 2, rel_tol=1e-6):
+        return "That is the sum of squares: take its square root."
+    return ("The global norm squares every entry of every array, adds them all up, and takes one square root: "
+            "not the largest entry, not the sum of absolute values, not only the first array.")
+
+
+@pytest.mark.points(1)
+def test_returns_a_tuple_of_a_list_of_same_shaped_arrays_and_a_float(student):
+    """The result is a tuple (clipped, norm): a list with one array per input array, each of its input's shape, then a float."""
+    cases = [
+        (arrays([1.0, 2.0, 3.0], [[4.0, 5.0], [6.0, 7.0]], np.zeros((2, 1, 2))), 1.0),
+        (arrays([0.1, 0.2], [[0.3]]), 10.0),
+    ]
+    for grads, max_norm in cases:
+        value = student.call(FUNCTION, grads, max_norm).value
+        call = call_text(FUNCTION, grads, max_norm)
+        unpack(value, grads, call)
+        if not isinstance(value, tuple):
+            fail(f"{call} returned a {type(value).__name__}; expected a tuple (clipped, norm).",
+                 "End with `return clipped, norm`, which makes a tuple.")
+        if not isinstance(value[0], list):
+            fail(f"{call} returned the clipped arrays as a {type(value[0]).__name__}; expected a list.",
+                 "Build the result with a list comprehension or list.append, not tuple(...) or a generator.")
+
+
+@pytest.mark.points(2)
+def test_reports_the_global_norm_before_clipping(student):
+    """The second item is the norm before clipping: the square root of the sum of squares of every entry of every array."""
+    cases = [
+        (arrays([3.0], [4.0]), 1.0, 5.0),
+        (arrays([1.0, 2.0], [[2.0], [4.0]]), 2.0, 5.0),
+        (arrays([[2.0, 3.0]], [[[6.0]]]), 100.0, 7.0),
+        (arrays([[-1.0, 0.0], [2.0, 0.0]], [0.0, -2.0], [[[4.0]]]), 0.5, 5.0),
+    ]
+    for grads, max_norm, expected in cases:
+        _, norm, _ = clip(student, grads, max_norm)
+        if not math.isclose(norm, expected, rel_tol=RTOL):
+            fail(f"{call_text(FUNCTION, grads, max_norm)} reported the norm {norm!r}; expected {expected!r}.",
+                 norm_hint(norm, expected, max_norm))
+
+
+@pytest.mark.points(1)
+def test_three_four_clips_to_six_tenths_and_eight_tenths(student):
+    """Clipped at 1, the gradient (3, 4) of length 5 becomes (0.6, 0.8), in one array or split over two."""
+    hint = ("Both entries are divided by the combined length 5 of all arrays together; clip the whole vector, "
+            "not each array or each entry on its own.")
+    for grads, expected in ((arrays([3.0, 4.0]), arrays([0.6, 0.8])),
+                            (arrays([3.0], [4.0]), arrays([0.6], [0.8]))):
+        call = call_text(FUNCTION, grads, 1.0)
+        clipped, norm, _ = clip(student, grads, 1.0)
+        for index, (got, want) in enumerate(zip(clipped, expected)):
+            expect_array_close(got, want, f"{call}, clipped array {index},", rtol=RTOL, atol=0.0, hint=hint)
+        expect_close(norm, 5.0, f"{call} (the norm)", rtol=RTOL, hint=norm_hint(norm, 5.0, 1.0))
+
+
+@pytest.mark.points(1)
+def test_an_exploding_gradient_of_length_8e46_clips_to_length_one(student):
+    """Arrays [4.8e46] and [6.4e46] have norm 8e46; clipped at 1 they become [0.6] and [0.8], of combined length 1."""
+    grads = arrays([4.8e46], [6.4e46])
+    call = call_text(FUNCTION, grads, 1.0)
+    clipped, norm, _ = clip(student, grads, 1.0)
+    expect_close(norm, 8e46, f"{call} (the norm)", rtol=RTOL,
+                 hint="Square in float64: 6.4e46 squared is 4.1e93, far below float64's limit (float32 overflows).")
+    hint = "Every entry is multiplied by 1 / 8e46 = 1.25e-47, so the combined length becomes exactly 1."
+    for index, (got, want) in enumerate(zip(clipped, arrays([0.6], [0.8]))):
+        expect_array_close(got, want, f"{call}, clipped array {index},", rtol=RTOL, atol=0.0, hint=hint)
+
+
+@pytest.mark.points(2)
+def test_above_the_limit_the_combined_length_becomes_max_norm(student):
+    """When the norm is above max_norm, the returned arrays together have length exactly max_norm (an int limit too)."""
+    mixed = arrays([0.5, -1.5, 2.0], [[1.0, -2.0], [0.25, 3.0]], [[[1.5, 0.0, -0.5]], [[2.5, 1.0, -1.0]]])
+    cases = [(mixed, 2), (mixed, 0.5), (arrays([10.0, -20.0, 5.0], [[-7.5]]), 3.7)]
+    for grads, max_norm in cases:
+        clipped, _, _ = clip(student, grads, max_norm)
+        got = length(clipped)
+        if not math.isclose(got, max_norm, rel_tol=RTOL):
+            fail(f"{call_text(FUNCTION, grads, max_norm)} returned arrays of combined length {got!r}; expected "
+                 f"{float(max_norm)!r}.",
+                 "Multiply every array by max_norm / norm, with norm the length of all arrays together (no epsilon "
+                 "added), so that the result has length max_norm exactly.")
+
+
+@pytest.mark.points(2)
+def test_every_array_is_scaled_by_the_same_factor(student):
+    """Clipping keeps the direction: every array is its input times one common positive factor."""
+    cases = [
+        (arrays([[3.0, 0.0], [0.0, 4.0]], [0.5, -0.5, 0.5, -0.5], [[[1.0, -1.0, 2.0]], [[0.0, 1.0, -1.0]]]), 2.0),
+        (arrays([0.1, 0.2], [[30.0, -40.0]]), 10.0),
+    ]
+    for grads, max_norm in cases:
+        call = call_text(FUNCTION, grads, max_norm)
+        clipped, _, _ = clip(student, grads, max_norm)
+        factors = []
+        for index, (got, grad) in enumerate(zip(clipped, grads)):
+            factor = float(np.sum(got * grad) / np.sum(grad * grad))
+            if not np.allclose(got, factor * grad, rtol=RTOL, atol=1e-12 * float(np.max(np.abs(got)))):
+                fail(f"{call} returned {show(got)} for input array {index} {show(grad)}, which is not a multiple of it: "
+                     f"its direction changed.",
+                     "Scale whole arrays by one number; do not clip individual entries to [-max_norm, max_norm].")
+            factors.append(factor)
+        if not np.allclose(factors, factors[0], rtol=RTOL, atol=0.0):
+            listed = ", ".join(f"{f:.6g}" for f in factors)
+            fail(f"{call} scaled the arrays by different factors ({listed}); expected one common factor.",
+                 "Clip by the global norm of all arrays together, not each array by its own norm.")
+        if factors[0] <= 0:
+            fail(f"{call} multiplied the arrays by {factors[0]:.6g}; the factor must be positive.",
+                 "Clipping shrinks the gradient but keeps its sign and direction.")
+
+
+@pytest.mark.points(2)
+def test_under_the_limit_the_values_are_unchanged(student):
+    """When the norm is below max_norm every array comes back with its values unchanged (small gradients are not scaled up)."""
+    hint = "Scale only when the norm is above max_norm: the factor is min(1, max_norm / norm), never above 1."
+    expect_unchanged(student, arrays([[0.1, -0.2], [0.3, 0.4]], [0.5]), 1.0, hint)
+    expect_unchanged(student, arrays([3.0, 4.0]), 10.0, hint)
+    expect_unchanged(student, arrays([[[0.25]], [[-0.5]]], [1.5, -2.0]), 3.5, hint)
+
+
+@pytest.mark.points(1)
+def test_exactly_at_the_limit_the_values_are_unchanged(student):
+    """When the norm equals max_norm exactly (5 for (3, 4) at 5) the values are unchanged."""
+    hint = ("At norm == max_norm the factor max_norm / norm is exactly 1; an epsilon added to the norm "
+            "(norm + 1e-6) shrinks gradients that needed no clipping.")
+    expect_unchanged(student, arrays([3.0, 4.0]), 5.0, hint)
+    expect_unchanged(student, arrays([2.0, 3.0], [[6.0]]), 7, hint)
+    expect_unchanged(student, arrays([[1.0, 2.0]], [[[2.0]]]), 3.0, hint)
+
+
+@pytest.mark.points(2)
+def test_the_input_arrays_are_not_modified(student):
+    """The list and the arrays passed in hold the same values after the call, whether or not clipping happened."""
+    cases = [
+        (arrays([3.0, 4.0], [[1.0, -2.0], [0.5, 2.5]]), 1.0),
+        (arrays([[[0.2, -0.1]]], [0.3]), 2.0),
+    ]
+    for grads, max_norm in cases:
+        call = call_text(FUNCTION, grads, max_norm)
+        _, _, result = clip(student, grads, max_norm, return_args=True)
+        after = result.args_after[0]
+        if not isinstance(after, list) or len(after) != len(grads):
+            fail(f"After {call} the list passed in held {show(after)}; it must keep its {len(grads)} arrays.",
+                 "Build a new list for the result instead of changing the one you were given.")
+        for index, (now, before) in enumerate(zip(after, grads)):
+            if not isinstance(now, np.ndarray) or now.shape != before.shape or not np.array_equal(now, before):
+                fail(f"After {call} input array {index} held {show(now)}; before the call it was {show(before)}.",
+                     "Do not scale in place (grad *= scale, out=grad, grads[i] = ...): the caller still needs the "
+                     "raw gradients; build new arrays with grad * scale.")
+
+
+@pytest.mark.points(1)
+def test_all_zero_gradients_return_zeros_without_warning(student):
+    """All-zero gradients come back as zeros with norm 0.0: no division by zero, no nan, no warning."""
+    hint = "The norm is 0, so no clipping is needed: compare with max_norm before dividing by the norm."
+    for grads, max_norm in ((arrays(np.zeros(3), np.zeros((2, 2))), 1.0), (arrays(np.zeros((2, 3, 1))), 5)):
+        call = call_text(FUNCTION, grads, max_norm)
+        clipped, norm, result = clip(student, grads, max_norm)
+        if norm != 0.0:
+            fail(f"{call} reported the norm {norm!r}; expected 0.0.", hint)
+        for index, got in enumerate(clipped):
+            if np.any(got != 0):
+                fail(f"{call} returned {show(got)} as clipped array {index}; expected zeros.", hint)
+        if result.warnings:
+            fail(f"{call} raised a warning: {result.warnings[0]}.", hint)
+
+
+def _hidden_random_gradients(rng) -> list:
+    grads = []
+    for _ in range(int(rng.integers(1, 7))):
+        shape = tuple(int(n) for n in rng.integers(1, 6, size=int(rng.integers(1, 4))))
+        if rng.random() < 0.1:
+            grads.append(np.zeros(shape))
+        else:
+            grads.append(rng.standard_normal(shape) * 10.0 ** rng.uniform(-2, 2))
+    return grads
+
+
+@pytest.mark.points(3)
+@pytest.mark.hidden
+def test_matches_reference_on_random_gradients(student, reference, rng):
+    """On 40 random lists of random-shaped arrays, half above and half below the limit, the result matches the reference."""
+    hint = "Measure all arrays together in float64, then scale every array by max_norm / norm only when norm > max_norm."
+    for case in range(40):
+        grads = _hidden_random_gradients(rng)
+        _, norm = reference.clip_by_global_norm(grads, 1.0)
+        if norm == 0.0:
+            grads.append(rng.standard_normal(3))
+            _, norm = reference.clip_by_global_norm(grads, 1.0)
+        max_norm = norm * (rng.uniform(0.05, 0.95) if case % 2 == 0 else rng.uniform(1.05, 20.0))
+        if case % 8 == 7:
+            max_norm = max(1, int(max_norm))
+        expected, expected_norm = reference.clip_by_global_norm(grads, max_norm)
+        call = call_text(FUNCTION, grads, max_norm)
+        clipped, got_norm, _ = clip(student, grads, max_norm)
+        expect_close(got_norm, expected_norm, f"{call} (the norm)", rtol=RTOL, hint=hint)
+        atol = 1e-12 * max(float(np.max(np.abs(e))) for e in expected)
+        for index, (got, want) in enumerate(zip(clipped, expected)):
+            expect_array_close(got, want, f"{call}, clipped array {index},", rtol=RTOL, atol=atol, hint=hint)

@@ -1,0 +1,460 @@
+"""Checks for matrix_norms.py: the norm of a ones vector pushed through `depth` fresh N(0, std²) matrices.
+
+The student's function gets a recording generator (``RngSpec``): every sampling call it makes on
+``rng`` comes back in ``result.draws[0]``. Public checks read that log and the returned norms'
+properties; the hidden check replays the logged calls on the grader's own generator and
+recomputes the norms the student's draws must give.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from autograder.checks import fail, is_real_number, show
+from autograder.codec import RngSpec, Unrepresentable
+
+EXERCISE = "matrix_norms"
+FUNCTION = "matrix_gradient_norms"
+NORMAL_METHODS = ("normal", "standard_normal")
+SIGNATURES = {"normal": ("loc", "scale", "size"), "standard_normal": ("size", "dtype", "out")}
+FLOAT_DTYPES = {"float64": np.float64, "f8": np.float64, "<f8": np.float64, "d": np.float64,
+                "double": np.float64, "float": np.float64,
+                "float32": np.float32, "f4": np.float32, "<f4": np.float32, "f": np.float32, "single": np.float32}
+MAX_ARGUMENT_VALUES = 1 << 16
+DRAW_HINT = ("Draw each layer's matrix with rng.normal(0, weight_std, size=(dim, dim)) or "
+             "weight_std * rng.standard_normal((dim, dim)).")
+
+
+def call_text(depth, dim, std, seed):
+    """How a call looks to the student, with a generator they can rebuild themselves."""
+    return f"{FUNCTION}({depth}, {dim}, {std!r}, np.random.default_rng({seed}))"
+
+
+def run(student, depth, dim, std, seed):
+    """Call the student with a recording generator: (returned value, draw log, call text)."""
+    result = student.call(FUNCTION, depth, dim, std, RngSpec(seed))
+    log = result.draws[0] if result.draws else []
+    return result.value, log, call_text(depth, dim, std, seed)
+
+
+def as_norms(value, call):
+    """The returned norms as a 1-D float array (a list, tuple or 1-D array is read here; the type
+    itself is judged by test_returns_a_list_of_floats)."""
+    if isinstance(value, np.ndarray) and value.ndim == 1:
+        items = list(value)
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        fail(f"{call} returned {show(value)} ({type(value).__name__}); expected a list of floats: "
+             "the starting norm, then one norm per layer.",
+             "Collect the norms in a list and return the list.")
+    numbers = []
+    for index, item in enumerate(items):
+        if isinstance(item, np.ndarray) and item.shape == ():
+            item = item[()]
+        if not is_real_number(item):
+            fail(f"{call} returned a list whose entry {index} is {show(item)} ({type(item).__name__}); "
+                 "every entry must be a single float, the norm of g at that point.",
+                 "Append np.linalg.norm(g), one number, not the vector g itself.")
+        try:
+            numbers.append(float(item))
+        except OverflowError:
+            numbers.append(math.inf)
+    return np.array(numbers, dtype=float)
+
+
+def norms_of(student, depth, dim, std, seed, length=None):
+    """Call the student and return (norms, call text); with length, the list must be that long."""
+    value, _, call = run(student, depth, dim, std, seed)
+    norms = as_norms(value, call)
+    if length is not None and len(norms) != length:
+        fail(f"{call} returned {len(norms)} norms; expected {length} (depth + 1).",
+             "Record the starting norm, then one norm after each of the depth layers.")
+    return norms, call
+
+
+# --- reading the draw log ------------------------------------------------------------------------
+
+def bad_log(call, reason):
+    fail(f"{call}: the grader could not read a draw made on rng ({reason}).", DRAW_HINT)
+
+
+def read_number(value, name, call):
+    """A loc/scale argument as a float or a small float array; anything else is refused."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind not in "iuf" or value.size > MAX_ARGUMENT_VALUES:
+            bad_log(call, f"{name} is an array of {value.dtype} with {value.size} values")
+        array = value.astype(float)
+        if not np.all(np.isfinite(array)):
+            bad_log(call, f"{name} holds values that are not finite")
+        return array
+    if not is_real_number(value) or not math.isfinite(float(value)):
+        bad_log(call, f"{name}={show(value)}")
+    return float(value)
+
+
+def read_shape(value, name, call):
+    """A size argument as a tuple of non-negative ints (None stays None)."""
+    if value is None:
+        return None
+    if isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype.kind in "iu":
+        value = value.tolist()
+    if is_real_number(value) and not isinstance(value, (float, np.floating)):
+        value = (value,)
+    if not isinstance(value, (tuple, list)) or len(value) > 32:
+        bad_log(call, f"{name}={show(value)}")
+    shape = []
+    for part in value:
+        if not is_real_number(part) or isinstance(part, (float, np.floating)) or int(part) < 0:
+            bad_log(call, f"{name}={show(value)}")
+        shape.append(int(part))
+    return tuple(shape)
+
+
+def read_draws(log, call):
+    """Every logged call as a dict: method, shape, count; normal draws also loc, scale, dtype."""
+    if not isinstance(log, list):
+        bad_log(call, "the log is not a list")
+    draws = []
+    for entry in log:
+        method = entry.get("method")
+        if method == "__overflow__":
+            fail(f"{call} made more than 10000 separate calls on rng for a small case.",
+                 "Draw a whole (dim, dim) matrix per call, and draw nothing but the weight matrices.")
+        recorded = read_shape(entry.get("shape"), "the output shape", call)
+        draw = {"method": method, "shape": recorded, "count": math.prod(recorded)}
+        if method in SIGNATURES:
+            draw.update(bind_normal(method, entry.get("args"), entry.get("kwargs"), call))
+            if draw.pop("size") != recorded:
+                bad_log(call, f"rng.{method} returned shape {recorded}, which its arguments do not give")
+        draws.append(draw)
+    return draws
+
+
+def bind_normal(method, args, kwargs, call):
+    """The arguments of one normal/standard_normal call, checked and named."""
+    names = SIGNATURES[method]
+    if not isinstance(args, list) or not isinstance(kwargs, dict) or len(args) > len(names):
+        bad_log(call, f"rng.{method} with arguments {show(args)}")
+    bound = dict(zip(names, args))
+    for key, value in kwargs.items():
+        if key not in names or key in bound:
+            bad_log(call, f"rng.{method} with argument {key!r}")
+        bound[key] = value
+    if method == "normal":
+        loc = read_number(bound.get("loc", 0.0), "loc", call)
+        scale = read_number(bound.get("scale", 1.0), "scale", call)
+        if np.any(np.asarray(scale) < 0):
+            bad_log(call, "a negative scale")
+        size = read_shape(bound.get("size"), "size", call)
+        if size is None:
+            try:
+                size = tuple(np.broadcast_shapes(np.shape(loc), np.shape(scale)))
+            except ValueError:
+                bad_log(call, "loc and scale of different shapes")
+        return {"loc": loc, "scale": scale, "size": size, "dtype": np.float64}
+    size = read_shape(bound.get("size"), "size", call)
+    dtype = bound.get("dtype")
+    out = bound.get("out")
+    if out is not None:
+        if not isinstance(out, np.ndarray) or out.dtype not in (np.float64, np.float32):
+            bad_log(call, "an out= argument that is not a float array")
+        size, dtype = out.shape, out.dtype.type
+    elif dtype is None or isinstance(dtype, Unrepresentable):
+        dtype = np.float64  # a dtype class does not cross the worker boundary; float64 is the default
+    elif isinstance(dtype, str) and dtype in FLOAT_DTYPES:
+        dtype = FLOAT_DTYPES[dtype]
+    else:
+        bad_log(call, f"dtype={show(dtype)}")
+    return {"loc": 0.0, "scale": 1.0, "size": () if size is None else size, "dtype": dtype}
+
+
+def values_drawn(draws):
+    return sum(d["count"] for d in draws)
+
+
+# --- public checks: the returned list -------------------------------------------------------------
+
+@pytest.mark.points(1)
+def test_returns_depth_plus_one_norms(student):
+    """The list holds depth + 1 norms: the starting one and one after every layer."""
+    for depth, dim, std, seed in ((1, 4, 0.5, 11), (5, 8, 0.3, 12), (12, 3, 0.7, 13), (20, 16, 0.25, 14)):
+        norms_of(student, depth, dim, std, seed, length=depth + 1)
+
+
+@pytest.mark.points(1)
+def test_starts_with_the_norm_of_ones(student):
+    """The first norm is the norm of the starting gradient ones(dim), sqrt(dim), before any layer."""
+    for depth, dim, std, seed in ((3, 4, 0.5, 21), (1, 9, 2.0, 22), (10, 64, 0.1, 23), (5, 2, 1.5, 24)):
+        norms, call = norms_of(student, depth, dim, std, seed)
+        expected = math.sqrt(dim)
+        if len(norms) == 0 or not np.isclose(norms[0], expected, rtol=1e-12, atol=0):
+            got = f"{norms[0]!r}" if len(norms) else "nothing"
+            fail(f"{call} started with {got}; expected {expected!r}, the norm of np.ones({dim}).",
+                 "Start from g = np.ones(dim), not a random vector, and record np.linalg.norm(g) "
+                 "(the norm itself, not its square) before the first layer.")
+
+
+@pytest.mark.points(1)
+def test_zero_layers_return_only_the_starting_norm(student):
+    """With depth 0 there are no layers: the result is [sqrt(dim)]."""
+    for dim, seed in ((1, 31), (4, 32), (9, 33), (64, 34)):
+        norms, call = norms_of(student, 0, dim, 0.5, seed)
+        expected = [math.sqrt(dim)]
+        if len(norms) != 1 or not np.isclose(norms[0], expected[0], rtol=1e-12, atol=0):
+            fail(f"{call} returned {show(norms.tolist())}; expected {expected!r}.",
+                 "Record the starting norm before the loop; with depth 0 the loop runs zero times.")
+
+
+@pytest.mark.points(1)
+def test_returns_a_list_of_floats(student):
+    """The result is a Python list of floats (numpy floats are fine), not a numpy array or a tuple."""
+    depth, dim, std, seed = 4, 6, 0.5, 41
+    value, _, call = run(student, depth, dim, std, seed)
+    if not isinstance(value, list):
+        fail(f"{call} returned {show(value)} ({type(value).__name__}); expected a list.",
+             "Append each norm to a list and return the list itself, not np.array(norms) or a tuple.")
+    as_norms(value, call)
+
+
+@pytest.mark.points(1)
+def test_norms_are_finite_and_non_negative(student):
+    """Every entry is a norm: a finite number >= 0 (no logarithms, signed sums or NaN)."""
+    for depth, dim, std, seed in ((20, 64, 0.01, 51), (20, 64, 1.0, 52), (10, 8, 0.3, 53)):
+        norms, call = norms_of(student, depth, dim, std, seed)
+        bad = [i for i, n in enumerate(norms) if not (math.isfinite(n) and n >= 0)]
+        if bad:
+            fail(f"{call} returned {norms[bad[0]]!r} at position {bad[0]}; a norm is a finite number >= 0.",
+                 "Record np.linalg.norm(g) itself: not its logarithm, not g.sum(), not one entry of g.")
+
+
+# --- public checks: what was drawn from rng ----------------------------------------------------
+
+@pytest.mark.points(1)
+def test_uses_the_passed_in_rng(student):
+    """The random matrices are drawn from the rng argument, not from np.random or a new generator."""
+    for depth, dim, std, seed in ((3, 4, 0.5, 61), (1, 8, 0.2, 62)):
+        _, log, call = run(student, depth, dim, std, seed)
+        if not log:
+            fail(f"{call} made no draws at all on the rng it was given.",
+                 "Draw the matrices with rng.normal(...) or rng.standard_normal(...): the global np.random "
+                 "functions and a generator made inside the function (np.random.default_rng(seed)) ignore "
+                 "the rng argument.")
+
+
+@pytest.mark.points(1)
+def test_draws_from_a_normal_distribution_with_mean_zero(student):
+    """Every draw on rng is rng.normal or rng.standard_normal, centred at 0."""
+    for depth, dim, std, seed in ((3, 4, 0.5, 71), (5, 8, 0.1, 72)):
+        _, log, call = run(student, depth, dim, std, seed)
+        for draw in read_draws(log, call):
+            if draw["method"] not in NORMAL_METHODS:
+                fail(f"{call} drew with rng.{draw['method']}; the weights must come from a normal distribution.",
+                     "Use rng.normal(0, weight_std, size) or rng.standard_normal(size): uniform or other "
+                     "draws give a different spread and a different result.")
+            if np.any(np.asarray(draw["loc"]) != 0):
+                fail(f"{call} called rng.normal with mean (loc) {show(draw['loc'])}; the weights have mean 0.",
+                     "rng.normal takes the mean first and the standard deviation second: "
+                     "rng.normal(0, weight_std, size=(dim, dim)).")
+
+
+@pytest.mark.points(1)
+def test_weights_use_the_std_not_the_variance(student):
+    """rng.normal is given weight_std as its scale (a standard deviation), not weight_std ** 2."""
+    for depth, dim, std, seed in ((3, 4, 0.5, 81), (2, 8, 0.1, 82), (2, 5, 3.0, 83)):
+        _, log, call = run(student, depth, dim, std, seed)
+        for draw in read_draws(log, call):
+            if draw["method"] != "normal":
+                continue
+            scale = np.asarray(draw["scale"])
+            if np.allclose(scale, std, rtol=1e-9, atol=0) or np.allclose(scale, 1.0, rtol=1e-9, atol=0):
+                continue  # scale 1 is a standard normal the student rescales; the replay checks that
+            squared = np.allclose(scale, std ** 2, rtol=1e-9, atol=0)
+            fail(f"{call} called rng.normal with scale {show(draw['scale'])}; expected the standard deviation "
+                 f"weight_std = {std!r}.",
+                 f"The scale of rng.normal is a standard deviation; {std!r} ** 2 = {std ** 2!r} is the variance."
+                 if squared else "Pass weight_std itself as the scale: rng.normal(0, weight_std, size=(dim, dim)).")
+
+
+@pytest.mark.points(2)
+def test_draws_a_fresh_matrix_for_every_layer(student):
+    """rng supplies exactly depth fresh (dim, dim) matrices: depth * dim * dim values, none reused."""
+    for depth, dim, std, seed in ((5, 8, 0.5, 91), (1, 6, 0.3, 92), (12, 16, 0.2, 93), (3, 1, 0.9, 94)):
+        _, log, call = run(student, depth, dim, std, seed)
+        drawn = values_drawn(read_draws(log, call))
+        expected = depth * dim * dim
+        if drawn == expected:
+            continue
+        if drawn == 0:
+            fail(f"{call} drew nothing from rng, so no fresh matrices were seen for its {depth} layers.",
+                 "Draw every layer's matrix from the rng argument.")
+        matrices = drawn / (dim * dim)
+        what = (f"{matrices:g} matri{'x' if matrices == 1 else 'ces'} of {dim}x{dim}"
+                if matrices == int(matrices) else f"{drawn} values")
+        if drawn < expected and matrices == 1:
+            hint = "One matrix was drawn and reused: draw a new W inside the loop, once per layer."
+        elif drawn < expected:
+            hint = "Draw one matrix for every layer: check the loop runs depth times."
+        else:
+            hint = ("Draw only the weight matrices, one per layer: the starting g is np.ones(dim), and the loop "
+                    "runs depth times, not depth + 1.")
+        fail(f"{call} drew {what} from rng ({drawn} values) for {depth} layers; expected {depth} fresh "
+             f"matri{'x' if depth == 1 else 'ces'} ({expected} values).", hint)
+
+
+# --- public checks: the two failure modes ------------------------------------------------------
+
+@pytest.mark.points(1)
+def test_each_layer_scales_the_norm_by_about_std_sqrt_dim(student):
+    """Each layer multiplies the norm by about weight_std * sqrt(dim): 0.5 * sqrt(64) = 4 per layer."""
+    for depth, dim, std, seed in ((20, 64, 0.5, 101), (10, 16, 0.05, 102)):
+        norms, call = norms_of(student, depth, dim, std, seed, length=depth + 1)
+        gain = std * math.sqrt(dim)
+        expected = depth * math.log10(gain)
+        with np.errstate(all="ignore"):
+            got = float(np.log10(norms[-1] / norms[0]))
+        if not (math.isfinite(got) and abs(got - expected) <= 2):
+            fail(f"{call} changed the norm from {norms[0]:.4g} to {norms[-1]:.4g}, a factor of "
+                 f"{norms[-1] / norms[0] if norms[0] else math.nan:.3g}; each of the {depth} layers should multiply it "
+                 f"by about {std!r} * sqrt({dim}) = {gain:g}, about {gain:g} ** {depth} = 1e{expected:+.0f} in all "
+                 "(the grader accepts a factor of 100 either side).",
+                 "Multiply g by a matrix of N(0, weight_std**2) entries (std, not variance, and scaled by weight_std "
+                 "if you draw standard normals) with @, keep the product without rescaling g, and record the norm, "
+                 "not its square.")
+
+
+@pytest.mark.points(1)
+def test_small_weights_make_the_gradient_vanish(student):
+    """With weight_std 0.01 and dim 64 the norm shrinks over 20 layers to under 1e-10 of its start."""
+    norms, call = norms_of(student, 20, 64, 0.01, 111, length=21)
+    if not (norms[-1] < 1e-10 * norms[0]):
+        fail(f"{call} ended at {norms[-1]:.4g} from a start of {norms[0]:.4g}; with weights this small each layer "
+             "multiplies the norm by about 0.01 * sqrt(64) = 0.08, so 20 layers should leave under 1e-10 of it "
+             "(about 0.08 ** 20 = 1e-22).",
+             "Let the product build up: g = W @ g at every layer, with no rescaling of g, and W's entries scaled "
+             "by weight_std.")
+
+
+@pytest.mark.points(1)
+def test_large_weights_make_the_gradient_explode(student):
+    """With weight_std 1.0 and dim 64 the norm grows over 20 layers to over 1e10 times its start."""
+    norms, call = norms_of(student, 20, 64, 1.0, 121, length=21)
+    if not (norms[-1] > 1e10 * norms[0]):
+        fail(f"{call} ended at {norms[-1]:.4g} from a start of {norms[0]:.4g}; with weights this large each layer "
+             "multiplies the norm by about 1.0 * sqrt(64) = 8, so 20 layers should grow it more than 1e10 times "
+             "(about 8 ** 20 = 1e18).",
+             "Use a matrix product (W @ g), not an element-wise one (W * g), and do not rescale g between layers.")
+
+
+# --- hidden check: replay what the student drew -------------------------------------------------
+
+def _hidden_replayed_values(draws, depth, dim, std, seed, call):
+    """Replay the logged calls on the grader's own PCG64(seed): the drawn weights, in draw order."""
+    limit = 4 * depth * dim * dim + 4 * dim + 64
+    if values_drawn(draws) > limit:
+        fail(f"{call} drew {values_drawn(draws)} values from rng for {depth} layers of {dim}x{dim}; "
+             f"expected {depth * dim * dim}.", "Draw exactly one (dim, dim) matrix per layer.")
+    generator = np.random.Generator(np.random.PCG64(seed))
+    chunks = []
+    for draw in draws:
+        if draw["method"] not in NORMAL_METHODS:
+            fail(f"{call} drew with rng.{draw['method']}; only normal draws can make N(0, weight_std**2) weights.",
+                 DRAW_HINT)
+        if draw["method"] == "normal":
+            values = generator.normal(draw["loc"], draw["scale"], draw["shape"])
+            if np.any(np.asarray(draw["loc"]) != 0):
+                fail(f"{call} drew with rng.normal(loc={show(draw['loc'])}, ...); the weights have mean 0.", DRAW_HINT)
+            if np.allclose(draw["scale"], std, rtol=1e-9, atol=0):
+                factor = 1.0
+            elif np.allclose(draw["scale"], 1.0, rtol=1e-9, atol=0):
+                factor = std  # a standard normal draw, which the student scales by weight_std
+            else:
+                fail(f"{call} drew with rng.normal(0, {show(draw['scale'])}, ...); the weights' standard deviation "
+                     f"is weight_std = {std!r}.", "Pass the standard deviation, not the variance, as the scale.")
+        else:
+            values = generator.standard_normal(size=draw["shape"], dtype=draw["dtype"])
+            factor = std
+        chunks.append(np.asarray(values, dtype=float).ravel() * factor)
+    values = np.concatenate(chunks) if chunks else np.zeros(0)
+    if values.size != depth * dim * dim:
+        fail(f"{call} drew {values.size} values from rng for {depth} layers of {dim}x{dim}; "
+             f"expected {depth * dim * dim}.", "Draw exactly one fresh (dim, dim) matrix per layer.")
+    return values
+
+
+def _hidden_layer_stacks(values, depth, dim):
+    """Every way to cut the drawn values into depth matrices: the matrix index first, second or
+    last in the drawn array (one (depth, dim, dim) call, a (dim, depth * dim) call, a
+    (dim, dim, depth) call), each used first to last or last to first."""
+    stacks = []
+    for axis, shape in enumerate(((depth, dim, dim), (dim, depth, dim), (dim, dim, depth))):
+        stack = np.moveaxis(values.reshape(shape), axis, 0)
+        stacks += [stack, stack[::-1]]
+    return stacks
+
+
+def _hidden_norms(stack, dim, transpose):
+    g = np.ones(dim)
+    norms = [np.linalg.norm(g)]
+    for weights in stack:
+        g = g @ weights if transpose else weights @ g
+        norms.append(np.linalg.norm(g))
+    return np.array(norms)
+
+
+def _hidden_candidates(values, depth, dim):
+    """The norms every contract-conforming use of these draws gives (W @ g or g @ W, any cut)."""
+    return [_hidden_norms(stack, dim, transpose)
+            for stack in _hidden_layer_stacks(values, depth, dim) for transpose in (False, True)]
+
+
+def _hidden_matches(got, expected, rtol=1e-5):
+    with np.errstate(all="ignore"):
+        return got.shape == expected.shape and bool(np.all(np.abs(got - expected) <= rtol * np.abs(expected)))
+
+
+def _hidden_diagnosis(got, values, depth, dim, std):
+    """A hint naming the misconception when the student's norms fit a known wrong variant."""
+    stacks = _hidden_layer_stacks(values, depth, dim)
+
+    def fits(norms_of_stack):
+        return any(_hidden_matches(got, norms_of_stack(stack, transpose))
+                   for stack in stacks for transpose in (False, True))
+
+    if fits(lambda s, t: _hidden_norms(s * std, dim, t)):
+        return "The weights were scaled by weight_std ** 2 (the variance); scale them by weight_std."
+    if std != 1 and fits(lambda s, t: _hidden_norms(s / std, dim, t)):
+        return "The standard normal draws were used unscaled; multiply them by weight_std."
+    if depth >= 2 and fits(lambda s, t: _hidden_norms(np.repeat(s[:1], depth, axis=0), dim, t)):
+        return "The same matrix was used at every layer; use the next fresh matrix for each layer."
+    if depth >= 1 and fits(lambda s, t: np.concatenate([_hidden_norms(s, dim, t)[:1], _hidden_norms(s, dim, t)[:-1]])):
+        return "Each norm was recorded before the layer's multiplication; record it after g = W @ g."
+    return ("Multiply g by each drawn matrix in turn (g = W @ g), starting from ones, and record "
+            "np.linalg.norm(g) after every layer.")
+
+
+@pytest.mark.points(4)
+@pytest.mark.hidden
+def test_norms_follow_from_the_matrices_drawn(student, rng):
+    """On random sizes, the norms are exactly those of ones(dim) multiplied by the matrices drawn from rng."""
+    for _ in range(2):
+        for depth in (0, 1, 2, 3, 5, 8, 12):
+            dim = int(rng.integers(1, 17))
+            std = float(np.exp(rng.uniform(np.log(0.02), np.log(2.0))))
+            seed = int(rng.integers(0, 2 ** 32))
+            value, log, call = run(student, depth, dim, std, seed)
+            got = as_norms(value, call)
+            if len(got) != depth + 1:
+                fail(f"{call} returned {len(got)} norms; expected {depth + 1} (depth + 1).",
+                     "Record the starting norm, then one norm after each of the depth layers.")
+            values = _hidden_replayed_values(read_draws(log, call), depth, dim, std, seed, call)
+            candidates = _hidden_candidates(values, depth, dim)
+            if any(_hidden_matches(got, expected) for expected in candidates):
+                continue
+            with np.errstate(all="ignore"):
+                closest = min(candidates, key=lambda e: np.nan_to_num(np.abs(got - e) / e, nan=np.inf).max())
+            layer = int(np.argmax(~np.isclose(got, closest, rtol=1e-5, atol=0)))
+            fail(f"{call} returned {show(got.tolist())}; multiplying ones({dim}) by the matrices it drew from rng "
+                 f"gives {show(closest.tolist())} (first difference at position {layer}).",
+                 _hidden_diagnosis(got, values, depth, dim, std))

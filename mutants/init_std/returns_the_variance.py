@@ -1,0 +1,10 @@
+"""Returns the variance 2 / fan_in (or 2 / (fan_in + fan_out)) instead of its square root, the standard deviation."""
+KILLED_BY = ("test_he_std_for_fan_in_50_is_0_2", "test_xavier_std_for_100_in_100_out_is_0_1")
+
+
+def init_std(kind, fan_in, fan_out):
+    if kind == "xavier":
+        return 2.0 / (fan_in + fan_out)
+    if kind == "he":
+        return 2.0 / fan_in
+    raise ValueError(kind)

@@ -1,0 +1,12 @@
+"""Drops the 2 from Xavier's rule: sqrt(1 / (fan_in + fan_out))."""
+import math
+
+KILLED_BY = ("test_xavier_std_for_100_in_100_out_is_0_1", "test_xavier_uses_fan_in_plus_fan_out")
+
+
+def init_std(kind, fan_in, fan_out):
+    if kind == "xavier":
+        return math.sqrt(1.0 / (fan_in + fan_out))
+    if kind == "he":
+        return math.sqrt(2.0 / fan_in)
+    raise ValueError(kind)

@@ -1,0 +1,12 @@
+"""Loops depth + 1 times, drawing and applying an extra matrix."""
+KILLED_BY = ("test_returns_depth_plus_one_norms", "test_zero_layers_return_only_the_starting_norm",
+             "test_draws_a_fresh_matrix_for_every_layer")
+
+
+def matrix_gradient_norms(depth, dim, weight_std, rng):
+    g = np.ones(dim)
+    norms = [float(np.linalg.norm(g))]
+    for _ in range(depth + 1):
+        g = rng.normal(0.0, weight_std, size=(dim, dim)) @ g
+        norms.append(float(np.linalg.norm(g)))
+    return norms

@@ -1,0 +1,13 @@
+"""Takes the statistics down each column (axis 0, BatchNorm) instead of along each row."""
+import numpy as np
+
+KILLED_BY = ("test_layer_norm_normalizes_each_row_over_the_last_axis", "test_layer_norm_rows_are_independent")
+
+
+def layer_norm(x, eps=1e-5, gamma=None, beta=None):
+    out = (x - x.mean(axis=0, keepdims=True)) / np.sqrt(x.var(axis=0, keepdims=True) + eps)
+    if gamma is not None:
+        out = out * gamma
+    if beta is not None:
+        out = out + beta
+    return out

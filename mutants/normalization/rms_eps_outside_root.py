@@ -1,0 +1,9 @@
+"""Adds eps after the square root, sqrt(mean(x ** 2)) + eps, instead of under it."""
+import numpy as np
+
+KILLED_BY = ("test_rms_norm_eps_goes_inside_the_square_root",)
+
+
+def rms_norm(x, eps=1e-6, gamma=None):
+    out = x / (np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True)) + eps)
+    return out * gamma if gamma is not None else out

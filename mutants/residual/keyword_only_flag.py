@@ -1,0 +1,7 @@
+"""Makes residual keyword-only, so the contract's positional call residual_chain_gradient(10, 0.025, False) fails."""
+KILLED_BY = ("test_ten_residual_blocks_keep_1_28", "test_ten_plain_blocks_vanish")
+
+
+def residual_chain_gradient(depth, block_slope, *, residual=True):
+    factor = 1.0 + block_slope if residual else float(block_slope)
+    return factor ** depth

@@ -1,0 +1,6 @@
+"""Always multiplies by block_slope alone, as if no block had a skip connection."""
+KILLED_BY = ("test_ten_residual_blocks_keep_1_28", "test_skip_path_is_the_default")
+
+
+def residual_chain_gradient(depth, block_slope, residual=True):
+    return block_slope ** depth

@@ -1,0 +1,9 @@
+"""Loops over range(1, depth) and so multiplies one factor fewer than there are blocks."""
+KILLED_BY = ("test_ten_residual_blocks_keep_1_28", "test_one_block_multiplies_once")
+
+
+def residual_chain_gradient(depth, block_slope, residual=True):
+    gradient = 1.0
+    for _ in range(1, depth):
+        gradient *= 1.0 + block_slope if residual else block_slope
+    return gradient

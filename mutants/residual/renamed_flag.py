@@ -1,0 +1,7 @@
+"""Renames the flag to skip, so the contract's keyword call with residual=False fails."""
+KILLED_BY = ("test_ten_residual_blocks_keep_1_28", "test_ten_plain_blocks_vanish")
+
+
+def residual_chain_gradient(depth, block_slope, skip=True):
+    factor = 1.0 + block_slope if skip else float(block_slope)
+    return factor ** depth

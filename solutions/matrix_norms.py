@@ -1,0 +1,13 @@
+"""Reference solution: gradient norms through fresh random matrices."""
+
+import numpy as np
+
+
+def matrix_gradient_norms(depth, dim, weight_std, rng):
+    g = np.ones(dim)
+    norms = [float(np.linalg.norm(g))]
+    for _ in range(depth):
+        weights = rng.normal(0.0, weight_std, size=(dim, dim))
+        g = weights @ g
+        norms.append(float(np.linalg.norm(g)))
+    return norms

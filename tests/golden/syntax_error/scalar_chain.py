@@ -1,0 +1,2 @@
+def scalar_gradient_chain(depth, layer_scale)
+    return layer_scale ** depth

@@ -1,0 +1,74 @@
+"""Golden end-to-end cases: every folder in tests/golden is a student with an expected.json.
+
+The whole folder is graded once by the real command line in a subprocess, then each scenario's
+hand-written expectations are checked against results.json.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import COURSE, ROOT
+
+GOLDEN = ROOT / "tests" / "golden"
+SCENARIOS = sorted(p.name for p in GOLDEN.iterdir() if p.is_dir())
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    out = tmp_path_factory.mktemp("golden-out")
+    completed = subprocess.run(
+        [sys.executable, str(ROOT / "grade.py"), "grade", str(GOLDEN), "--out", str(out), "--seed", "7",
+         "--timeout", "1", "--jobs", "2", "--allow-unsandboxed"],
+        capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stderr
+    results = json.loads((out / "results.json").read_text())
+    return {s["id"]: s for s in results["students"]}, out
+
+
+def _check_exercise(name: str, got: dict, want: dict) -> None:
+    assert got["status"] == want["status"], f"{name}: status {got['status']}"
+    score = want.get("score")
+    if score == "full":
+        assert got["score"] == got["max_score"] > 0, f"{name}: {got['score']}/{got['max_score']}"
+    elif score == "some":
+        assert 0 < got["score"] < got["max_score"], f"{name}: {got['score']}/{got['max_score']}"
+    elif score is not None:
+        assert got["score"] == score, f"{name}: {got['score']}"
+    statuses = {t["status"] for t in got["tests"]}
+    if "statuses" in want:
+        assert statuses <= set(want["statuses"]) and statuses & (set(want["statuses"]) - {"passed"}), statuses
+    if "message_contains" in want:
+        for test in got["tests"]:
+            if test["status"] != "passed":
+                assert re.search(want["message_contains"], test["message"]), test["message"]
+    if want.get("output_cut"):
+        assert any(t["output"] and t["output"]["cut"] > 0 for t in got["tests"])
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_golden_scenario(graded, scenario):
+    students, out = graded
+    expected = json.loads((GOLDEN / scenario / "expected.json").read_text())
+    got = students[scenario]
+    assert got["status"] == expected["status"]
+    exercises = {e["name"]: e for e in got["exercises"]}
+    assert list(exercises) == [e.name for e in COURSE]
+    for name, exercise in exercises.items():
+        want = expected["exercises"].get(name, {"status": "missing", "score": 0})
+        _check_exercise(name, exercise, want)
+    assert (out / "reports" / f"{scenario}.html").is_file()
+    assert (out / "reports" / f"{scenario}.md").is_file()
+
+
+def test_every_scenario_has_a_row_in_the_gradebook(graded):
+    _students, out = graded
+    rows = (out / "gradebook.csv").read_text().splitlines()
+    assert rows[0].split(",") == ["id", *[e.name for e in COURSE], "total", "max", "status"]
+    assert sorted(r.split(",")[0] for r in rows[1:]) == SCENARIOS

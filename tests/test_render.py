@@ -1,0 +1,127 @@
+"""Renderers are pure functions of result data; student text is always inert in them."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from autograder.model import (BatchResult, CheckResult, Output, batch_from_dict, exercise_result,
+                              student_result, to_dict)
+from autograder.output import report_stem
+from autograder.render.documents import code_block, escape_markdown, render_html, render_markdown
+from autograder.render.tables import render_gradebook, render_json
+from autograder.render.terminal import render_terminal
+from autograder.view import report_view
+from conftest import ROOT
+
+TEMPLATES = ROOT / "templates"
+HOSTILE = "<script>alert('x')</script> [click](http://evil.example) | ``` **bold**"
+
+
+def sample_batch(student_id: str = "ada") -> BatchResult:
+    checks = (
+        CheckResult("test_ok", "Returns the right value.", 2.0, 2.0, "passed"),
+        CheckResult("test_bad", "Keeps the sign.", 0.0, 1.0, "failed", message=f"f() returned {HOSTILE}",
+                    hint="Do not take abs().", output=Output("printed " + HOSTILE, "tail", 1234)),
+        CheckResult("test_boom", "Handles depth 0.", 0.0, 1.0, "error", message="f() raised ZeroDivisionError",
+                    detail='  File "scalar_chain.py", line 3\n' + HOSTILE),
+        CheckResult("test_hidden", "Matches on random inputs.", 0.0, 3.0, "pending", visibility="hidden"),
+    )
+    exercise = exercise_result("scalar_chain", "A gradient is a product of slopes", checks)
+    missing = exercise_result("clipping", "Clipping", (CheckResult("test_x", "X.", 0.0, 2.0, "failed",
+                                                                   message="clipping.py was not submitted."),),
+                              "missing", "clipping.py was not submitted.")
+    return BatchResult(41, "bubblewrap", (student_result(student_id, (exercise, missing)),), "0.1.0", "2026-11-29")
+
+
+def test_scores_exclude_pending_hidden_checks():
+    student = sample_batch().students[0]
+    assert (student.score, student.max_score, student.pending_points) == (2.0, 6.0, 3.0)
+
+
+def test_results_json_roundtrips_to_the_same_data():
+    batch = sample_batch()
+    assert batch_from_dict(json.loads(render_json(batch))) == batch
+
+
+def test_results_json_has_the_documented_fields():
+    data = json.loads(render_json(sample_batch()))
+    assert data["seed"] == 41
+    student = data["students"][0]
+    assert {"id", "score", "max_score", "status", "exercises"} <= set(student)
+    test = student["exercises"][0]["tests"][1]
+    assert {"name", "score", "max_score", "status", "message", "hint", "visibility"} <= set(test)
+
+
+def test_html_escapes_everything_a_student_controls():
+    html = render_html(report_view(sample_batch("<b>eve</b>").students[0], 41, "bubblewrap"), TEMPLATES)
+    assert "<script>" not in html and "<b>eve</b>" not in html
+    assert "&lt;script&gt;" in html and "&lt;b&gt;eve&lt;/b&gt;" in html
+    assert "Do not take abs()." in html and "seed 41" in html
+
+
+def test_markdown_neutralizes_links_html_and_table_breaks():
+    text = escape_markdown(HOSTILE)
+    assert "<script>" not in text and "](" not in text.replace("\\](", "")
+    assert "\\|" in text and "\\*\\*bold" in text
+
+
+def test_code_blocks_cannot_be_closed_by_their_content():
+    block = code_block("a ```` b")
+    fence = block.split("text", 1)[0]
+    assert len(fence) == 5 and block.endswith(fence)
+
+
+def test_markdown_report_shows_failures_with_hints_and_output():
+    md = render_markdown(report_view(sample_batch().students[0], 41, "bubblewrap"), TEMPLATES)
+    assert "# Feedback for ada: 2/6 (33%)" in md
+    assert "Hint: Do not take abs\\(\\)." in md or "Hint: Do not take abs()." in md
+    assert "[... 1,234 characters cut ...]" in md
+    assert "<script>" not in outside_code_blocks(md)
+    assert "<script>" in md  # shown, but only inside a fenced block
+
+
+def outside_code_blocks(markdown: str) -> str:
+    kept, fence = [], None
+    for line in markdown.splitlines():
+        stripped = line.strip()
+        if fence is None and stripped.startswith("```"):
+            fence = stripped[: len(stripped) - len(stripped.lstrip("`"))]
+        elif fence is not None and stripped == fence:
+            fence = None
+        elif fence is None:
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def test_terminal_report_lists_failures_hints_and_hidden_checks():
+    text = render_terminal(report_view(sample_batch().students[0], 41, "bubblewrap"), color=False, width=120)
+    assert "f() returned" in text and "hint: Do not take abs()." in text
+    assert "hidden: graded after submission" in text
+    assert "3 more points from hidden checks" in text
+    assert "\x1b[" not in text
+
+
+def test_one_cause_behind_every_failure_is_said_once():
+    same = CheckResult("t1", "A.", 0.0, 1.0, "failed", message="f() is not implemented yet", hint="Write it.")
+    exercise = exercise_result("scalar_chain", "S", (same, CheckResult(**{**same.__dict__, "name": "t2"})))
+    view = report_view(student_result("x", (exercise,)), 1, "process")
+    assert view.exercises[0].common_problem == "f() is not implemented yet"
+    assert all(c.message == "" for c in view.exercises[0].checks)
+    assert render_terminal(view).count("not implemented yet") == 1
+
+
+def test_gradebook_has_one_row_per_student_and_defuses_formulas():
+    batch = sample_batch("=HYPERLINK(\"http://evil\")")
+    rows = list(csv.reader(io.StringIO(render_gradebook(batch))))
+    assert rows[0] == ["id", "scalar_chain", "clipping", "total", "max", "status"]
+    assert rows[1][0].startswith("'=") and rows[1][1:] == ["2", "0", "2", "6", "graded"]
+
+
+def test_report_file_names_are_safe_and_distinct():
+    names = ["ada", "../etc/passwd", "a b", "a_b", ".hidden", "ümlaut"]
+    stems = [report_stem(n) for n in names]
+    assert stems[0] == "ada"
+    assert all("/" not in s and not s.startswith(".") for s in stems)
+    assert len(set(stems)) == len(stems)
