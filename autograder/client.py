@@ -138,7 +138,7 @@ class StudentModule:
         self._process = sandbox.spawn(self.isolation, self.limits)
         request = {"op": "load", "source": self._source, "filename": self.path.name, "module": self.exercise}
         try:
-            reply = self._exchange(request, self.limits.load_timeout, f"importing {self.path.name}")
+            reply = self._exchange(request, self.limits.load_timeout, f"the import of {self.path.name}")
         except (StudentTimeout, WorkerCrashed, BadReply) as problem:
             self._problem = problem  # an import that hangs or dies will do so again: fail fast from now on
             raise
@@ -193,10 +193,10 @@ class StudentModule:
             reply = codec.load_frame(body)
         except codec.CodecError as exc:
             self._restart()
-            raise BadReply(f"The worker running {what} sent an unreadable reply ({exc}).") from None
+            raise BadReply(f"The worker sent an unreadable reply during {what} ({exc}).") from None
         if reply.get("id") != request["id"]:
             self._restart()
-            raise BadReply(f"The worker running {what} answered out of turn; its output cannot be trusted.")
+            raise BadReply(f"The worker answered out of turn during {what}; its output cannot be trusted.")
         output = reply.get("output")
         if isinstance(output, dict) and all(isinstance(output.get(k), str) for k in ("head", "tail")):
             total = output.get("total") if isinstance(output.get("total"), int) else 0
@@ -212,7 +212,7 @@ class StudentModule:
             if remaining <= 0 or not select.select([stream], [], [], remaining)[0]:
                 self._timeouts += 1
                 self._restart()
-                raise StudentTimeout(f"{what} did not finish within {self._timeout_for(what):g} seconds.",
+                raise StudentTimeout(f"{what[0].upper()}{what[1:]} did not finish within {self._timeout_for(what):g} seconds.",
                                      "Look for a loop that never ends, or work that grows too fast with the input.")
             chunk = os.read(stream.fileno(), min(size - len(data), 1 << 20))
             if not chunk:
@@ -221,7 +221,7 @@ class StudentModule:
         return data
 
     def _timeout_for(self, what: str) -> float:
-        return self.limits.load_timeout if what.startswith("importing") else self.limits.call_timeout
+        return self.limits.load_timeout if what.startswith("the import") else self.limits.call_timeout
 
     def _crashed(self, what: str):
         process = self._process
@@ -233,7 +233,7 @@ class StudentModule:
         else:
             reason = f"ended the process (exit code {code})" if code is not None else "ended the process"
             hint = "Do not call os._exit() or kill the process; return a value instead."
-        raise WorkerCrashed(f"Your code {reason} while running {what}.", hint)
+        raise WorkerCrashed(f"Your code {reason} during {what}.", hint)
 
     def _restart(self) -> None:
         if self._process is not None:

@@ -11,11 +11,13 @@ from __future__ import annotations
 import functools
 import os
 import resource
+import secrets
 import shutil
 import signal
 import subprocess
 import sys
 import sysconfig
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -126,27 +128,73 @@ def _limit_resources(limits: Limits) -> None:
         resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
 
 
+# Process-level bookkeeping for process mode: the workers this process started and has not
+# yet killed, so that sweeping up orphans never touches a live worker.
+_LIVE_WORKERS: set[int] = set()
+PR_SET_CHILD_SUBREAPER = 36
+
+
+@functools.lru_cache(maxsize=None)
+def _become_subreaper() -> bool:
+    """Orphans of a worker (a student's double fork) are re-parented to us, so we can end them."""
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+
+
 def spawn(isolation: str, limits: Limits) -> subprocess.Popen:
     """Start one worker; the caller owns it and must call :func:`kill`."""
+    jail = None
     if isolation == "bubblewrap":
         command = _bwrap_command(_python())
         env = None
     elif isolation == "process":
+        _become_subreaper()
         command = [_python(), "-I", "-B", str(WORKER_DIR / "worker.py")]
         env = _worker_env()
         if os.getuid() == 0:
-            env["GRADER_DROP_PRIVILEGES"] = f"{NOBODY}:{limits.processes}"
+            jail = tempfile.mkdtemp(prefix="grader-jail-")
+            uid = 200_000 + secrets.randbelow(800_000)
+            env["GRADER_DROP_PRIVILEGES"] = f"{uid}:{limits.processes}:{jail}"
+        else:
+            env["GRADER_LEAVE_NETWORK"] = "1"
     else:
         raise ValueError(f"unknown isolation {isolation!r}")
-    return subprocess.Popen(
+    process = subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        env=env, cwd="/tmp" if isolation == "process" else None, start_new_session=True,
+        env=env, cwd="/" if isolation == "process" else None, start_new_session=True,
         preexec_fn=functools.partial(_limit_resources, limits), close_fds=True,
     )
+    process.jail = jail  # removed again by kill()
+    _LIVE_WORKERS.add(process.pid)
+    return process
+
+
+def _sweep_orphans() -> None:
+    """Kill processes re-parented to us that came from a worker (same program, not a live worker)."""
+    me = str(os.getpid())
+    marker = str(WORKER_DIR / "worker.py").encode()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in _LIVE_WORKERS:
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                ppid = handle.read().rsplit(b")", 1)[1].split()[1].decode()
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                cmdline = handle.read()
+        except (OSError, IndexError):
+            continue
+        if ppid == me and marker in cmdline:
+            try:
+                os.kill(int(entry), signal.SIGKILL)
+                os.waitpid(int(entry), 0)
+            except (ProcessLookupError, ChildProcessError, PermissionError):
+                pass
 
 
 def kill(process: subprocess.Popen) -> None:
     """End the worker and everything it started: its whole process group, then reap it."""
+    _LIVE_WORKERS.discard(process.pid)
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -165,3 +213,6 @@ def kill(process: subprocess.Popen) -> None:
         process.wait(timeout=5)
     except subprocess.TimeoutExpired:
         pass
+    if getattr(process, "jail", None):
+        shutil.rmtree(process.jail, ignore_errors=True)
+        _sweep_orphans()
