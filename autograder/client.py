@@ -7,6 +7,7 @@ crash or a timeout, and killed with everything it spawned when the module is clo
 
 from __future__ import annotations
 
+import copy
 import os
 import select
 import stat
@@ -20,6 +21,7 @@ from .problems import (BadReply, FunctionMissing, ImportFailed, NotImplementedYe
 
 MAX_SOURCE_BYTES = 1 << 20
 MAX_TIMEOUTS = 4
+HEAD_CHARS = TAIL_CHARS = 4000
 
 
 @dataclass(frozen=True)
@@ -104,11 +106,24 @@ class StudentModule:
         """What the student's code printed since the last drain: head, tail, and how much was cut."""
         if not self._output:
             return None
-        head = "".join(o["head"] for o in self._output)[:4000]
-        tail = self._output[-1]["tail"]
-        total = sum(o["total"] for o in self._output)
-        self._output.clear()
-        return {"head": head, "tail": tail, "cut": max(total - len(head) - len(tail), 0)}
+        outputs, self._output = self._output, []
+        total = sum(o["total"] for o in outputs)
+        head = ""
+        for o in outputs:  # the start, from the calls whose text is known from their beginning
+            head += o["head"] + ("" if o["cut"] else o["tail"])
+            if o["cut"] or len(head) >= HEAD_CHARS:
+                break
+        head = head[:HEAD_CHARS]
+        tail = ""
+        for o in reversed(outputs):  # the end, from the calls whose text is known up to their end
+            tail = (o["tail"] if o["cut"] else o["head"] + o["tail"]) + tail
+            if o["cut"] or len(tail) >= TAIL_CHARS:
+                break
+        tail = tail[-TAIL_CHARS:]
+        if len(head) + len(tail) >= total:  # nothing was cut: do not show the overlap twice
+            return {"head": (head + tail)[:total] if len(head) >= total else head + tail[len(head) + len(tail) - total:],
+                    "tail": "", "cut": 0}
+        return {"head": head, "tail": tail, "cut": total - len(head) - len(tail)}
 
     def close(self) -> None:
         if self._process is not None:
@@ -124,7 +139,8 @@ class StudentModule:
 
     def _ensure_loaded(self) -> None:
         if self._problem is not None:
-            raise self._problem
+            # A fresh exception each time: re-raising one object grows its traceback per check.
+            raise copy.copy(self._problem).with_traceback(None)
         if self._process is not None:
             return
         try:
@@ -201,7 +217,9 @@ class StudentModule:
         if isinstance(output, dict) and all(isinstance(output.get(k), str) for k in ("head", "tail")):
             total = output.get("total") if isinstance(output.get("total"), int) else 0
             if total:
-                self._output.append({"head": output["head"][:4000], "tail": output["tail"][-4000:], "total": total})
+                head, tail = output["head"][:HEAD_CHARS], output["tail"][-TAIL_CHARS:]
+                self._output.append({"head": head, "tail": tail, "total": total,
+                                     "cut": max(total - len(head) - len(tail), 0)})
         return reply
 
     def _read(self, size: int, deadline: float, what: str) -> bytes:
@@ -212,7 +230,7 @@ class StudentModule:
             if remaining <= 0 or not select.select([stream], [], [], remaining)[0]:
                 self._timeouts += 1
                 self._restart()
-                raise StudentTimeout(f"{what[0].upper()}{what[1:]} did not finish within {self._timeout_for(what):g} seconds.",
+                raise StudentTimeout(f"{_sentence_start(what)} did not finish within {self._timeout_for(what):g} seconds.",
                                      "Look for a loop that never ends, or work that grows too fast with the input.")
             chunk = os.read(stream.fileno(), min(size - len(data), 1 << 20))
             if not chunk:
@@ -239,6 +257,10 @@ class StudentModule:
         if self._process is not None:
             sandbox.kill(self._process)
             self._process = None
+
+
+def _sentence_start(phrase: str) -> str:
+    return phrase[0].upper() + phrase[1:] if phrase.startswith("the ") else phrase
 
 
 def _decode_draws(raw: object) -> list:

@@ -42,7 +42,7 @@ def run_pytest(submission: Path, settings: Settings) -> dict:
     report_plugin = JSONReport()
     args = [
         str(settings.graders_dir), f"-c={settings.graders_dir / 'pytest.ini'}",
-        f"--rootdir={settings.graders_dir}", "-q", "--json-report-file=none",
+        f"--rootdir={settings.graders_dir}", "-q", "--tb=line", "--json-report-file=none",
         "-W", "ignore::pytest.PytestAssertRewriteWarning",
         "--json-report-omit", "keywords", "streams", "log", "traceback", "warnings",
         f"--submission={submission}", f"--grade-seed={settings.seed}", f"--isolation={settings.isolation}",
@@ -58,6 +58,10 @@ def run_pytest(submission: Path, settings: Settings) -> dict:
 def grade_one(student_id: str, folder: Path, settings: Settings) -> StudentResult:
     """Grade one student's folder; never raises: a failure of the grader itself is a row too."""
     course = load_course(settings.graders_dir)
+    if folder.is_symlink() or not folder.is_dir():
+        # A link could point at the reference or a classmate's folder: never follow it.
+        what = "a symbolic link" if folder.is_symlink() else "not a folder"
+        return failed_student(student_id, course, f"The submission {student_id!r} is {what}, so it was not graded.")
     try:
         report = run_pytest(folder, settings)
         return parse_student(student_id, report, course, submitted_files(folder, course))

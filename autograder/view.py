@@ -47,6 +47,7 @@ class ExerciseView:
     all_passed: bool
     common_problem: str = ""
     common_hint: str = ""
+    common_detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,7 @@ def exercise_view(exercise: ExerciseResult) -> ExerciseView:
         pending=_pending_text(exercise.pending_points),
         all_passed=bool(graded) and all(c.status == "passed" for c in graded),
         common_problem=common.message if common else "", common_hint=common.hint if common else "",
+        common_detail=common.detail if common else "",
     )
 
 

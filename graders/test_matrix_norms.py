@@ -64,12 +64,24 @@ def as_norms(value, call):
     return np.array(numbers, dtype=float)
 
 
+def plural(count, word, many=None):
+    return f"{count:g} {word if count == 1 else many or word + 's'}"
+
+
+def brief(norms, head=6):
+    """Norms at 4 significant digits, the first few and the last: [4, 4.824, 6.711, ..., 1.2e+05]."""
+    parts = [f"{x:.4g}" for x in norms]
+    if len(parts) > head + 1:
+        parts = parts[:head] + ["..."] + parts[-1:]
+    return "[" + ", ".join(parts) + "]"
+
+
 def norms_of(student, depth, dim, std, seed, length=None):
     """Call the student and return (norms, call text); with length, the list must be that long."""
     value, _, call = run(student, depth, dim, std, seed)
     norms = as_norms(value, call)
     if length is not None and len(norms) != length:
-        fail(f"{call} returned {len(norms)} norms; expected {length} (depth + 1).",
+        fail(f"{call} returned {plural(len(norms), 'norm')}; expected {length} (depth + 1).",
              "Record the starting norm, then one norm after each of the depth layers.")
     return norms, call
 
@@ -190,7 +202,7 @@ def test_starts_with_the_norm_of_ones(student):
         norms, call = norms_of(student, depth, dim, std, seed)
         expected = math.sqrt(dim)
         if len(norms) == 0 or not np.isclose(norms[0], expected, rtol=1e-12, atol=0):
-            got = f"{norms[0]!r}" if len(norms) else "nothing"
+            got = f"{float(norms[0])!r}" if len(norms) else "nothing"
             fail(f"{call} started with {got}; expected {expected!r}, the norm of np.ones({dim}).",
                  "Start from g = np.ones(dim), not a random vector, and record np.linalg.norm(g) "
                  "(the norm itself, not its square) before the first layer.")
@@ -225,7 +237,7 @@ def test_norms_are_finite_and_non_negative(student):
         norms, call = norms_of(student, depth, dim, std, seed)
         bad = [i for i, n in enumerate(norms) if not (math.isfinite(n) and n >= 0)]
         if bad:
-            fail(f"{call} returned {norms[bad[0]]!r} at position {bad[0]}; a norm is a finite number >= 0.",
+            fail(f"{call} returned {float(norms[bad[0]])!r} at position {bad[0]}; a norm is a finite number >= 0.",
                  "Record np.linalg.norm(g) itself: not its logarithm, not g.sum(), not one entry of g.")
 
 
@@ -234,7 +246,7 @@ def test_norms_are_finite_and_non_negative(student):
 @pytest.mark.points(1)
 def test_uses_the_passed_in_rng(student):
     """The random matrices are drawn from the rng argument, not from np.random or a new generator."""
-    for depth, dim, std, seed in ((3, 4, 0.5, 61), (1, 8, 0.2, 62)):
+    for depth, dim, std, seed in ((3, 4, 0.5, 61), (2, 8, 0.2, 62)):
         _, log, call = run(student, depth, dim, std, seed)
         if not log:
             fail(f"{call} made no draws at all on the rng it was given.",
@@ -290,8 +302,8 @@ def test_draws_a_fresh_matrix_for_every_layer(student):
             fail(f"{call} drew nothing from rng, so no fresh matrices were seen for its {depth} layers.",
                  "Draw every layer's matrix from the rng argument.")
         matrices = drawn / (dim * dim)
-        what = (f"{matrices:g} matri{'x' if matrices == 1 else 'ces'} of {dim}x{dim}"
-                if matrices == int(matrices) else f"{drawn} values")
+        what = (f"{plural(matrices, 'matrix', 'matrices')} of {dim}x{dim} ({drawn} values)"
+                if matrices == int(matrices) else f"{drawn} values, not a whole number of {dim}x{dim} matrices,")
         if drawn < expected and matrices == 1:
             hint = "One matrix was drawn and reused: draw a new W inside the loop, once per layer."
         elif drawn < expected:
@@ -299,8 +311,8 @@ def test_draws_a_fresh_matrix_for_every_layer(student):
         else:
             hint = ("Draw only the weight matrices, one per layer: the starting g is np.ones(dim), and the loop "
                     "runs depth times, not depth + 1.")
-        fail(f"{call} drew {what} from rng ({drawn} values) for {depth} layers; expected {depth} fresh "
-             f"matri{'x' if depth == 1 else 'ces'} ({expected} values).", hint)
+        fail(f"{call} drew {what} from rng for {plural(depth, 'layer')}; expected {depth} fresh "
+             f"{'matrix' if depth == 1 else 'matrices'} ({expected} values).", hint)
 
 
 # --- public checks: the two failure modes ------------------------------------------------------
@@ -351,10 +363,8 @@ def test_large_weights_make_the_gradient_explode(student):
 
 def _hidden_replayed_values(draws, depth, dim, std, seed, call):
     """Replay the logged calls on the grader's own PCG64(seed): the drawn weights, in draw order."""
-    limit = 4 * depth * dim * dim + 4 * dim + 64
-    if values_drawn(draws) > limit:
-        fail(f"{call} drew {values_drawn(draws)} values from rng for {depth} layers of {dim}x{dim}; "
-             f"expected {depth * dim * dim}.", "Draw exactly one (dim, dim) matrix per layer.")
+    if values_drawn(draws) > 4 * depth * dim * dim + 4 * dim + 64:
+        _hidden_wrong_count(values_drawn(draws), depth, dim, call)
     generator = np.random.Generator(np.random.PCG64(seed))
     chunks = []
     for draw in draws:
@@ -378,9 +388,14 @@ def _hidden_replayed_values(draws, depth, dim, std, seed, call):
         chunks.append(np.asarray(values, dtype=float).ravel() * factor)
     values = np.concatenate(chunks) if chunks else np.zeros(0)
     if values.size != depth * dim * dim:
-        fail(f"{call} drew {values.size} values from rng for {depth} layers of {dim}x{dim}; "
-             f"expected {depth * dim * dim}.", "Draw exactly one fresh (dim, dim) matrix per layer.")
+        _hidden_wrong_count(values.size, depth, dim, call)
     return values
+
+
+def _hidden_wrong_count(drawn, depth, dim, call):
+    fail(f"{call} drew {plural(drawn, 'value')} from rng; {plural(depth, 'layer')} of {dim}x{dim} need "
+         f"{depth * dim * dim}.",
+         "Draw exactly one fresh (dim, dim) matrix per layer and nothing else (the starting g is np.ones(dim)).")
 
 
 def _hidden_layer_stacks(values, depth, dim):
@@ -439,14 +454,14 @@ def _hidden_diagnosis(got, values, depth, dim, std):
 def test_norms_follow_from_the_matrices_drawn(student, rng):
     """On random sizes, the norms are exactly those of ones(dim) multiplied by the matrices drawn from rng."""
     for _ in range(2):
-        for depth in (0, 1, 2, 3, 5, 8, 12):
+        for depth in (12, 8, 5, 3, 2, 1, 0):
             dim = int(rng.integers(1, 17))
             std = float(np.exp(rng.uniform(np.log(0.02), np.log(2.0))))
             seed = int(rng.integers(0, 2 ** 32))
             value, log, call = run(student, depth, dim, std, seed)
             got = as_norms(value, call)
             if len(got) != depth + 1:
-                fail(f"{call} returned {len(got)} norms; expected {depth + 1} (depth + 1).",
+                fail(f"{call} returned {plural(len(got), 'norm')}; expected {depth + 1} (depth + 1).",
                      "Record the starting norm, then one norm after each of the depth layers.")
             values = _hidden_replayed_values(read_draws(log, call), depth, dim, std, seed, call)
             candidates = _hidden_candidates(values, depth, dim)
@@ -454,7 +469,8 @@ def test_norms_follow_from_the_matrices_drawn(student, rng):
                 continue
             with np.errstate(all="ignore"):
                 closest = min(candidates, key=lambda e: np.nan_to_num(np.abs(got - e) / e, nan=np.inf).max())
-            layer = int(np.argmax(~np.isclose(got, closest, rtol=1e-5, atol=0)))
-            fail(f"{call} returned {show(got.tolist())}; multiplying ones({dim}) by the matrices it drew from rng "
-                 f"gives {show(closest.tolist())} (first difference at position {layer}).",
+            k = int(np.argmax(~np.isclose(got, closest, rtol=1e-5, atol=0)))
+            fail(f"{call} returned {brief(got)}; multiplying ones({dim}) by the matrices it drew from rng gives "
+                 f"{brief(closest)}. They first differ at position {k}: {float(got[k])!r} against "
+                 f"{float(closest[k])!r}.",
                  _hidden_diagnosis(got, values, depth, dim, std))

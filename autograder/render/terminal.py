@@ -26,6 +26,8 @@ def _exercise(console: Console, exercise: ExerciseView, verbose: bool) -> None:
         console.print(Text(f"          {exercise.common_problem}", style="red"))
         if exercise.common_hint:
             console.print(Text(f"          hint: {exercise.common_hint}", style="cyan"))
+        for detail_line in exercise.common_detail.splitlines()[-6:]:
+            console.print(Text(f"          | {detail_line}", style="dim"))
     grid = Table.grid(padding=(0, 1))
     grid.add_column(width=3, justify="right")
     grid.add_column(width=5, justify="right")

@@ -1,0 +1,278 @@
+"""Hostile submissions, graded end to end beside honest students, in both isolation modes.
+
+For every attack in tests/attacks: the attacked exercise gets full marks only when the function is
+genuinely correct, the attacker's other exercise and every honest student are graded exactly as
+in a run without attackers, no process outlives the run, nothing outside the output folder
+changes, nothing reaches the network, and the run ends within its time bound.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from autograder import sandbox
+from conftest import ROOT, SOLUTIONS
+
+ATTACKS_DIR = ROOT / "tests" / "attacks"
+ATTACKS = sorted(p.name for p in ATTACKS_DIR.iterdir() if p.is_dir())
+SEED = 99
+RUN_BOUND_SECONDS = 900
+MODES = ["bubblewrap", "process"]
+BAD_FILES = {
+    "bad_huge_file": "is 52.4 MB; a solution file must be under 1 MB",
+    "bad_undecodable": "is not UTF-8 text",
+    "bad_folder_as_file": "is a folder, not a Python file",
+    "bad_empty_file": "is empty",
+    "bad_symlink_out": "is a symbolic link",
+    "bad_nul_bytes": "raised|null bytes|syntax error",
+}
+
+
+class Listener:
+    """A TCP and a UDP socket on loopback that record whatever reaches them."""
+
+    def __init__(self) -> None:
+        self.received: list[bytes] = []
+        self.tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.tcp.bind(("127.0.0.1", 0))
+        self.tcp.listen(16)
+        self.port = self.tcp.getsockname()[1]
+        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.udp.bind(("127.0.0.1", self.port))
+        for sock in (self.tcp, self.udp):
+            sock.settimeout(0.2)
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                connection, _ = self.tcp.accept()
+                self.received.append(b"tcp-connect:" + connection.recv(1024))
+                connection.close()
+            except OSError:
+                pass
+            try:
+                self.received.append(b"udp:" + self.udp.recv(1024))
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.stopped.set()
+        self.thread.join(timeout=5)
+        self.tcp.close()
+        self.udp.close()
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    """Every file under folder (no caches) with a hash of its bytes, or its link target."""
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        if any(part in ("__pycache__", ".git", ".pytest_cache") or part.endswith(".egg-info") for part in path.parts):
+            continue
+        if path.is_symlink():
+            found[str(path)] = "link:" + os.readlink(path)
+        elif path.is_file():
+            found[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
+def surviving_processes(tag: str) -> list[str]:
+    """Live processes started by the run tagged ``tag`` (the tag is in their environment)."""
+    alive = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            environ = Path(f"/proc/{entry}/environ").read_bytes()
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if f"GRADER_RUN_TAG={tag}".encode() in environ and state != "Z":
+            alive.append(f"{entry}: {cmdline[:200]!r}")
+    return alive
+
+
+def fill(text: str, values: dict[str, str]) -> str:
+    for key, value in values.items():
+        text = text.replace(key, value)
+    return text
+
+
+def build_class(root: Path, values: dict[str, str]) -> Path:
+    submissions = root / "class"
+    alice = submissions / "honest_alice"
+    alice.mkdir(parents=True)
+    for source in SOLUTIONS.glob("*.py"):
+        shutil.copy(source, alice)
+    bob = submissions / "honest_bob"
+    bob.mkdir()
+    for name in ("residual.py", "init_std.py"):
+        shutil.copy(SOLUTIONS / name, bob)
+    (bob / "scalar_chain.py").write_text(
+        "def scalar_gradient_chain(depth, layer_scale):\n    g = 1.0\n    for _ in range(depth):\n"
+        "        g *= layer_scale\n    return g\n")
+    for attack in ATTACKS:
+        folder = submissions / attack
+        folder.mkdir()
+        meta = json.loads((ATTACKS_DIR / attack / "attack.json").read_text())
+        for source in (ATTACKS_DIR / attack).glob("*.py"):
+            (folder / source.name).write_text(fill(source.read_text(), values))
+        if "symlink" in meta:
+            os.symlink(fill(meta["symlink"], values), folder / f"{meta['exercise']}.py")
+        other = "scalar_chain.py" if meta["exercise"] == "residual" else "residual.py"
+        shutil.copy(SOLUTIONS / other, folder)
+    bad = {name: submissions / name for name in BAD_FILES}
+    for folder in bad.values():
+        folder.mkdir()
+    (bad["bad_huge_file"] / "scalar_chain.py").write_bytes(b"# padding\n" * 5_240_000)
+    (bad["bad_undecodable"] / "scalar_chain.py").write_bytes(b"def scalar_gradient_chain(d, s):\n    return s ** d  # \xff\xfe\n")
+    (bad["bad_folder_as_file"] / "scalar_chain.py").mkdir()
+    (bad["bad_empty_file"] / "scalar_chain.py").write_text("")
+    os.symlink("/etc/passwd", bad["bad_symlink_out"] / "scalar_chain.py")
+    (bad["bad_nul_bytes"] / "scalar_chain.py").write_bytes(b"def scalar_gradient_chain(d, s):\n    return s ** d\x00\n")
+    odd = submissions / "odd name -- ünïcode 'quoted' $HOME"
+    odd.mkdir()
+    shutil.copy(SOLUTIONS / "scalar_chain.py", odd)
+    os.symlink(SOLUTIONS, submissions / "linked_folder")
+    return submissions
+
+
+def grade(submissions: Path, out: Path, isolation: str, tag: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "grade.py"), "grade", str(submissions), "--out", str(out), "--seed", str(SEED),
+         "--timeout", "1", "--jobs", "2", "--isolation", isolation, "--allow-unsandboxed"],
+        capture_output=True, text=True, timeout=RUN_BOUND_SECONDS, env={**os.environ, "GRADER_RUN_TAG": tag})
+
+
+def by_id(out: Path) -> dict[str, dict]:
+    return {s["id"]: s for s in json.loads((out / "results.json").read_text())["students"]}
+
+
+def verdicts(student: dict) -> dict:
+    return {e["name"]: [(t["name"], t["status"], t["score"]) for t in e["tests"]] for e in student["exercises"]}
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory):
+    root = tmp_path_factory.mktemp("baseline")
+    submissions = build_class(root, {"__PORT__": "9", "__REPO__": str(ROOT), "__CLASS__": "", "__OUT__": "",
+                                     "__CANARY__": str(root)})
+    honest = root / "honest"
+    honest.mkdir()
+    for name in ("honest_alice", "honest_bob"):
+        shutil.copytree(submissions / name, honest / name)
+    completed = grade(honest, root / "out", sandbox.best_isolation())
+    assert completed.returncode == 0, completed.stderr
+    return by_id(root / "out")
+
+
+@pytest.fixture(scope="module", params=MODES)
+def arena(request, tmp_path_factory):
+    mode = request.param
+    if mode == "bubblewrap" and not sandbox.bubblewrap_works():
+        if os.environ.get("CI"):
+            pytest.fail("CI must run the attack suite under bubblewrap; install the bubblewrap package")
+        pytest.skip("bubblewrap is not available on this machine")
+    root = tmp_path_factory.mktemp(f"arena-{mode}")
+    canary, out = root / "canary", root / "out"
+    canary.mkdir()
+    listener = Listener()
+    values = {"__PORT__": str(listener.port), "__REPO__": str(ROOT), "__OUT__": str(out),
+              "__CANARY__": str(canary)}
+    values["__CLASS__"] = str(root / "class")
+    submissions = build_class(root, values)
+    before_repo, before_class = snapshot(ROOT), snapshot(submissions)
+    try:
+        completed = grade(submissions, out, mode, tag=f"attack-suite-{os.getpid()}-{mode}")
+    finally:
+        listener.close()
+    return {"mode": mode, "completed": completed, "out": out, "canary": canary, "listener": listener,
+            "submissions": submissions, "repo_changed": snapshot(ROOT) != before_repo,
+            "class_changed": snapshot(submissions) != before_class,
+            "survivors": surviving_processes(f"attack-suite-{os.getpid()}-{mode}"), "results": by_id(out) if (out / "results.json").exists() else {}}
+
+
+def test_the_run_finishes_and_records_its_isolation(arena):
+    assert arena["completed"].returncode == 0, arena["completed"].stderr[-2000:]
+    results = json.loads((arena["out"] / "results.json").read_text())
+    assert results["isolation"] == arena["mode"]
+    assert f"isolation: {arena['mode']}" in arena["completed"].stderr
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_attacked_exercise_gets_no_unearned_marks(arena, attack):
+    meta = json.loads((ATTACKS_DIR / attack / "attack.json").read_text())
+    exercise = next(e for e in arena["results"][attack]["exercises"] if e["name"] == meta["exercise"])
+    if not meta["genuinely_correct"]:
+        assert exercise["score"] < exercise["max_score"], f"{attack} got full marks in {arena['mode']} mode"
+    else:
+        assert exercise["score"] == exercise["max_score"]
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_attackers_other_exercise_is_graded_as_if_honest(arena, baseline, attack):
+    meta = json.loads((ATTACKS_DIR / attack / "attack.json").read_text())
+    other = "scalar_chain" if meta["exercise"] == "residual" else "residual"
+    assert verdicts(arena["results"][attack])[other] == verdicts(baseline["honest_alice"])[other]
+
+
+def test_honest_students_are_graded_exactly_as_without_attackers(arena, baseline):
+    for name in ("honest_alice", "honest_bob"):
+        assert verdicts(arena["results"][name]) == verdicts(baseline[name]), name
+        assert arena["results"][name]["score"] == baseline[name]["score"]
+
+
+def test_no_process_outlives_the_run(arena):
+    assert arena["survivors"] == []
+
+
+def test_nothing_outside_the_output_folder_changed(arena):
+    assert not arena["repo_changed"], "a file of the kit changed"
+    assert not arena["class_changed"], "a file in the submissions changed"
+    assert sorted(p.name for p in arena["canary"].iterdir()) == []
+    assert not Path("/tmp/big-file").exists() and not Path("/tmp/results.json").exists()
+
+
+def test_attackers_cannot_write_into_the_output_folder(arena):
+    out = arena["out"]
+    assert sorted(p.name for p in out.iterdir()) == ["gradebook.csv", "reports", "results.json"]
+    assert "100/100" not in (out / "reports" / "write_results.html").read_text()
+    assert "write_results,100" not in (out / "gradebook.csv").read_text()
+
+
+def test_nothing_reaches_the_network(arena):
+    assert arena["listener"].received == []
+
+
+@pytest.mark.parametrize("student", sorted(BAD_FILES))
+def test_bad_files_get_a_one_sentence_reason_and_the_batch_goes_on(arena, student):
+    import re
+
+    exercise = arena["results"][student]["exercises"][0]
+    assert exercise["score"] == 0
+    messages = {t["message"] for t in exercise["tests"]}
+    assert len(messages) == 1, messages
+    assert re.search(BAD_FILES[student], messages.pop())
+
+
+def test_odd_names_and_linked_folders_each_get_a_row(arena):
+    results = arena["results"]
+    odd = results["odd name -- ünïcode 'quoted' $HOME"]
+    assert odd["exercises"][0]["score"] == odd["exercises"][0]["max_score"]
+    assert results["linked_folder"]["status"] == "error" and results["linked_folder"]["score"] == 0
+    assert "symbolic link" in results["linked_folder"]["message"]
+    rows = (arena["out"] / "gradebook.csv").read_text().splitlines()
+    assert len(rows) == 1 + len(results)
