@@ -11,12 +11,16 @@ import datetime as dt
 import os
 import secrets
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from . import __version__, sandbox
 from .errors import GradeError
 from .model import BatchResult, load_course
 from .output import write_atomic, write_batch
+from .release import build_release
+from .render.validation import render_validation
+from .validate import validate
 from .render.documents import render_markdown
 from .render.terminal import render_class_summary, render_terminal
 from .render.tables import render_json
@@ -28,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 EXIT_CODES = """\
 exit codes:
   0  finished (for check: every graded check passed)
-  1  check: at least one check did not pass
+  1  check: at least one check did not pass; validate: a hole, a flake or a false rejection
   2  bad usage or input: a missing folder, an output folder inside the submissions
   3  refused: grade will not run student code without bubblewrap unless --allow-unsandboxed
 """
@@ -69,6 +73,17 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--allow-unsandboxed", action="store_true",
                        help="grade even where bubblewrap is unavailable (process limits only; see README)")
     common(grade)
+
+    validate = commands.add_parser("validate", help="prove the graders: reference and variants pass, mutants fail",
+                                   formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
+    validate.add_argument("--seeds", type=int, default=10, help="seeds the reference and variants must pass on (default: %(default)s)")
+    validate.add_argument("--mutant-seeds", type=int, default=3, help="seeds every mutant must be caught on (default: %(default)s)")
+    validate.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: %(default)s)")
+    common(validate)
+
+    release = commands.add_parser("release", help="write the student distribution: no solutions, no hidden checks",
+                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
+    release.add_argument("out", type=Path, help="a new or empty folder outside the kit")
     return parser
 
 
@@ -146,6 +161,31 @@ def run_grade(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_validate(args: argparse.Namespace) -> int:
+    if not (ROOT / "solutions").is_dir():
+        raise GradeError("validate needs the reference solutions, which a student release does not carry.")
+    if args.seeds < 1 or args.mutant_seeds < 1:
+        raise GradeError("--seeds and --mutant-seeds must be at least 1.")
+    settings = replace(_settings(args, _isolation(args.isolation, batch=False, allow_unsandboxed=True)),
+                       only_submitted=True)
+    first = settings.seed
+    result = validate(ROOT, tuple(first + i for i in range(args.seeds)),
+                      tuple(first + i for i in range(args.mutant_seeds)), settings, max(args.jobs, 1),
+                      lambda text: sys.stderr.write(f"validating: {text}\n"))
+    sys.stdout.write(render_validation(result))
+    return 0 if result.sound else 1
+
+
+def run_release(args: argparse.Namespace) -> int:
+    if not (ROOT / "solutions").is_dir():
+        raise GradeError("this is already a student release; run release from the full kit.")
+    manifest = build_release(ROOT, args.out)
+    hidden = sum(len(v) for v in manifest.values())
+    sys.stdout.write(f"Wrote the student release to {args.out}: {len(manifest)} exercises, public checks only; "
+                     f"{hidden} hidden checks listed by name and points.\n")
+    return 0
+
+
 def _grade_with_progress(students, settings, jobs):
     if not sys.stderr.isatty():
         def report(result, done=[0]):  # noqa: B006  (a counter local to this run)
@@ -164,14 +204,15 @@ def _grade_with_progress(students, settings, jobs):
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    if not argv or argv[0] not in ("check", "grade", "-h", "--help", "--version"):
+    if not argv or argv[0] not in ("check", "grade", "validate", "release", "-h", "--help", "--version"):
         argv = ["check", *argv]
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # argparse exits on --help (0) and on bad usage (2)
         return int(exit_.code or 0)
     try:
-        return run_grade(args) if args.command == "grade" else run_check(args)
+        runners = {"grade": run_grade, "validate": run_validate, "release": run_release}
+        return runners.get(args.command, run_check)(args)
     except GradeError as error:
         sys.stderr.write(f"error: {error}\n")
         return getattr(error, "exit_code", 2)

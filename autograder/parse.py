@@ -43,13 +43,22 @@ def _broken_modules(report: dict) -> set[str]:
     return broken
 
 
-def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[str]) -> tuple[ExerciseResult, ...]:
+def _pending(entry: dict) -> CheckResult:
+    points = float(entry.get("points", 1.0))
+    return CheckResult(str(entry["name"]), str(entry.get("description", "")), 0.0, points, "pending",
+                       "hidden: graded after submission", visibility="hidden")
+
+
+def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[str],
+                    hidden: dict | None = None) -> tuple[ExerciseResult, ...]:
     tests_by_exercise: dict[str, list[CheckResult]] = defaultdict(list)
     for test in report.get("tests", []):
         exercise = (test.get("metadata") or {}).get("exercise")
         if exercise is None:
             exercise = str(test.get("nodeid", "")).split("::")[0].rsplit("/", 1)[-1].removesuffix(".py").removeprefix("test_")
         tests_by_exercise[exercise].append(_check(test))
+    for exercise, entries in (hidden or {}).items():
+        tests_by_exercise[exercise].extend(_pending(entry) for entry in entries)
     broken = _broken_modules(report)
     results = []
     for exercise in course:
@@ -66,8 +75,9 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
     return tuple(results)
 
 
-def parse_student(student_id: str, report: dict, course: tuple[Exercise, ...], submitted: set[str]) -> StudentResult:
-    exercises = parse_exercises(report, course, submitted)
+def parse_student(student_id: str, report: dict, course: tuple[Exercise, ...], submitted: set[str],
+                  hidden: dict | None = None) -> StudentResult:
+    exercises = parse_exercises(report, course, submitted, hidden)
     if not submitted:
         return student_result(student_id, exercises, "empty", "The submission holds none of the exercise files.")
     return student_result(student_id, exercises)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import io
+import json
 import multiprocessing
 import os
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ class Settings:
     isolation: str
     call_timeout: float = 3.0
     memory_mb: int = 1024
+    only_submitted: bool = False  # run only the graders of files present (validating one exercise)
 
 
 def submitted_files(folder: Path, course: tuple[Exercise, ...]) -> set[str]:
@@ -37,11 +39,22 @@ def submitted_files(folder: Path, course: tuple[Exercise, ...]) -> set[str]:
     return {e.name for e in course if os.path.lexists(folder / f"{e.name}.py")}
 
 
+def load_hidden_manifest(graders_dir: Path) -> dict:
+    """In a student release: the hidden checks stripped from each grader, by name and points."""
+    path = graders_dir / "hidden.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
 def run_pytest(submission: Path, settings: Settings) -> dict:
     """Run every grader against one submission folder; pytest-json-report's raw report."""
     report_plugin = JSONReport()
+    targets = [str(settings.graders_dir)]
+    if settings.only_submitted:
+        course = load_course(settings.graders_dir)
+        targets = [str(settings.graders_dir / f"test_{name}.py")
+                   for name in sorted(submitted_files(submission, course))] or targets
     args = [
-        str(settings.graders_dir), f"-c={settings.graders_dir / 'pytest.ini'}",
+        *targets, f"-c={settings.graders_dir / 'pytest.ini'}",
         f"--rootdir={settings.graders_dir}", "-q", "--tb=line", "--json-report-file=none",
         "-W", "ignore::pytest.PytestAssertRewriteWarning",
         "--json-report-omit", "keywords", "streams", "log", "traceback", "warnings",
@@ -64,7 +77,10 @@ def grade_one(student_id: str, folder: Path, settings: Settings) -> StudentResul
         return failed_student(student_id, course, f"The submission {student_id!r} is {what}, so it was not graded.")
     try:
         report = run_pytest(folder, settings)
-        return parse_student(student_id, report, course, submitted_files(folder, course))
+        submitted = submitted_files(folder, course)
+        if settings.only_submitted:
+            course = tuple(e for e in course if e.name in submitted)
+        return parse_student(student_id, report, course, submitted, load_hidden_manifest(settings.graders_dir))
     except Exception as exc:  # a grader bug must cost one row, not the batch
         return failed_student(student_id, course, f"Grading failed inside the grader ({type(exc).__name__}: {exc}).")
 

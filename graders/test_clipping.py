@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from autograder.checks import call_text, expect_array_close, expect_close, expect_real, fail, is_real_number, show
+from autograder.checks import call_text, expect_real, fail, is_real_number, show
 
 EXERCISE = "clipping"
 FUNCTION = "clip_by_global_norm"
@@ -33,11 +33,11 @@ def unpack(value, grads, call):
              f"and the norm second.", "Return (clipped, norm) in that order.")
     if isinstance(first, np.ndarray):
         fail(f"{call} returned one array of shape {first.shape} as the clipped gradients; expected a list of "
-             f"{len(grads)} arrays with shapes {', '.join(str(g.shape) for g in grads)}.",
+             f"{plural(len(grads), 'array')} with shapes {', '.join(str(g.shape) for g in grads)}.",
              "Measure all arrays together, but scale and return each one separately: do not concatenate them.")
     if not isinstance(first, (list, tuple)) or len(first) != len(grads):
-        count = f"{len(first)} items" if isinstance(first, (list, tuple)) else f"a {type(first).__name__}"
-        fail(f"{call} returned {count} as the clipped gradients; expected a list of {len(grads)} arrays, "
+        count = plural(len(first), "item") if isinstance(first, (list, tuple)) else f"a {type(first).__name__}"
+        fail(f"{call} returned {count} as the clipped gradients; expected a list of {plural(len(grads), 'array')}, "
              f"one per input array.", "Return one array for every array you were given, in the same order.")
     clipped = []
     for index, (got, grad) in enumerate(zip(first, grads)):
@@ -60,6 +60,31 @@ def clip(student, grads, max_norm, return_args=False):
     return clipped, norm, result
 
 
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def first_mismatch(got: np.ndarray, want: np.ndarray, rtol: float, atol: float = 0.0):
+    """Where ``got`` first differs from ``want`` beyond the tolerance (nan always differs), or None."""
+    bad = ~np.isclose(got, want, rtol=rtol, atol=atol)
+    if not bad.any():
+        return None
+    where = tuple(int(i) for i in np.argwhere(bad)[0])
+    return f"at index {where} it holds {float(got[where])!r} where {float(want[where])!r} was expected"
+
+
+def expect_clipped(clipped, expected, call, hint, atol=0.0):
+    for index, (got, want) in enumerate(zip(clipped, expected)):
+        mismatch = first_mismatch(got, want, RTOL, atol)
+        if mismatch:
+            fail(f"{call} returned clipped array {index} = {show(got)}, expected {show(want)}: {mismatch}.", hint)
+
+
+def expect_norm(norm, expected, call, max_norm, hint=""):
+    if not math.isclose(norm, expected, rel_tol=RTOL):
+        fail(f"{call} reported the norm {norm!r}; expected {expected!r}.", hint or norm_hint(norm, expected, max_norm))
+
+
 def length(clipped) -> float:
     """The combined length of the returned arrays (a property of the output)."""
     return math.sqrt(sum(float(np.sum(np.square(array))) for array in clipped))
@@ -69,12 +94,15 @@ def expect_unchanged(student, grads, max_norm, hint):
     call = call_text(FUNCTION, grads, max_norm)
     clipped, _, _ = clip(student, grads, max_norm)
     for index, (got, grad) in enumerate(zip(clipped, grads)):
-        if not np.allclose(got, grad, rtol=VALUES_UNCHANGED_RTOL, atol=0.0):
-            fail(f"{call} changed array {index}: returned {show(got)} for the input {show(grad)}; a gradient whose "
-                 f"combined length is not above max_norm={max_norm!r} must come back unchanged.", hint)
+        mismatch = first_mismatch(got, grad, VALUES_UNCHANGED_RTOL)
+        if mismatch:
+            fail(f"{call} changed array {index} ({mismatch}); a gradient whose combined length is not above "
+                 f"max_norm={max_norm!r} must come back with its values unchanged.", hint)
 
 
 def norm_hint(got, expected, max_norm):
+    if math.isinf(got):
+        return "The sum of squares overflowed: square the entries in float64 (float32 overflows above about 1.8e19)."
     if math.isclose(got, max_norm, rel_tol=1e-6):
         return "That is the length after clipping: report the norm measured before you scaled anything."
     if math.isclose(got, max_norm / expected, rel_tol=1e-6) or math.isclose(got, min(1.0, max_norm / expected),
@@ -116,9 +144,7 @@ def test_reports_the_global_norm_before_clipping(student):
     ]
     for grads, max_norm, expected in cases:
         _, norm, _ = clip(student, grads, max_norm)
-        if not math.isclose(norm, expected, rel_tol=RTOL):
-            fail(f"{call_text(FUNCTION, grads, max_norm)} reported the norm {norm!r}; expected {expected!r}.",
-                 norm_hint(norm, expected, max_norm))
+        expect_norm(norm, expected, call_text(FUNCTION, grads, max_norm), max_norm)
 
 
 @pytest.mark.points(1)
@@ -130,9 +156,8 @@ def test_three_four_clips_to_six_tenths_and_eight_tenths(student):
                             (arrays([3.0], [4.0]), arrays([0.6], [0.8]))):
         call = call_text(FUNCTION, grads, 1.0)
         clipped, norm, _ = clip(student, grads, 1.0)
-        for index, (got, want) in enumerate(zip(clipped, expected)):
-            expect_array_close(got, want, f"{call}, clipped array {index},", rtol=RTOL, atol=0.0, hint=hint)
-        expect_close(norm, 5.0, f"{call} (the norm)", rtol=RTOL, hint=norm_hint(norm, 5.0, 1.0))
+        expect_clipped(clipped, expected, call, hint)
+        expect_norm(norm, 5.0, call, 1.0)
 
 
 @pytest.mark.points(1)
@@ -141,11 +166,9 @@ def test_an_exploding_gradient_of_length_8e46_clips_to_length_one(student):
     grads = arrays([4.8e46], [6.4e46])
     call = call_text(FUNCTION, grads, 1.0)
     clipped, norm, _ = clip(student, grads, 1.0)
-    expect_close(norm, 8e46, f"{call} (the norm)", rtol=RTOL,
-                 hint="Square in float64: 6.4e46 squared is 4.1e93, far below float64's limit (float32 overflows).")
-    hint = "Every entry is multiplied by 1 / 8e46 = 1.25e-47, so the combined length becomes exactly 1."
-    for index, (got, want) in enumerate(zip(clipped, arrays([0.6], [0.8]))):
-        expect_array_close(got, want, f"{call}, clipped array {index},", rtol=RTOL, atol=0.0, hint=hint)
+    expect_norm(norm, 8e46, call, 1.0)
+    expect_clipped(clipped, arrays([0.6], [0.8]), call,
+                   "Every entry is multiplied by 1 / 8e46 = 1.25e-47, so the combined length becomes exactly 1.")
 
 
 @pytest.mark.points(2)
@@ -274,7 +297,5 @@ def test_matches_reference_on_random_gradients(student, reference, rng):
         expected, expected_norm = reference.clip_by_global_norm(grads, max_norm)
         call = call_text(FUNCTION, grads, max_norm)
         clipped, got_norm, _ = clip(student, grads, max_norm)
-        expect_close(got_norm, expected_norm, f"{call} (the norm)", rtol=RTOL, hint=hint)
-        atol = 1e-12 * max(float(np.max(np.abs(e))) for e in expected)
-        for index, (got, want) in enumerate(zip(clipped, expected)):
-            expect_array_close(got, want, f"{call}, clipped array {index},", rtol=RTOL, atol=atol, hint=hint)
+        expect_norm(got_norm, expected_norm, call, max_norm, hint)
+        expect_clipped(clipped, expected, call, hint, atol=1e-12 * max(float(np.max(np.abs(e))) for e in expected))

