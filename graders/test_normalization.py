@@ -69,7 +69,7 @@ def test_layer_norm_uses_population_variance(student):
 
 @pytest.mark.points(1)
 def test_layer_norm_eps_goes_inside_the_square_root(student):
-    """eps is added to the variance under the square root: with eps=1 the row (1, 3) (variance 1) becomes (-0.707, 0.707)."""
+    """eps goes under the square root with the variance: with eps=1 the row (1, 3) becomes (-0.707, 0.707)."""
     hint = ("Use the eps you are given, added to the variance before the square root: "
             "(x - mean) / sqrt(var + eps), not (x - mean) / (sqrt(var) + eps).")
     x = row(1, 3)
@@ -216,7 +216,7 @@ def expect_same_shape_float64(student, function):
 
 @pytest.mark.points(1)
 def test_layer_norm_keeps_the_shape_and_float64(student):
-    """The output is a float64 array with the input's shape, for 1-D, 2-D and 3-D inputs (a batch of one row included)."""
+    """The output is a float64 array of the input's shape, for 1-D, 2-D and 3-D inputs (one-row batches included)."""
     expect_same_shape_float64(student, LN)
 
 
@@ -335,7 +335,7 @@ def test_rms_norm_gamma_scales_each_feature(student):
 
 @pytest.mark.points(1)
 def test_rms_norm_keeps_the_shape_and_float64(student):
-    """The output is a float64 array with the input's shape, for 1-D, 2-D and 3-D inputs (a batch of one row included)."""
+    """The output is a float64 array of the input's shape, for 1-D, 2-D and 3-D inputs (one-row batches included)."""
     expect_same_shape_float64(student, RMS)
 
 
@@ -346,8 +346,6 @@ def test_rms_norm_leaves_its_input_unchanged(student):
     expect_inputs_unchanged(student, RMS, ROWS[:3])
     expect_inputs_unchanged(student, RMS, ROWS.reshape(2, 2, 4), gamma=GAMMA)
 
-
-# --- Hidden: the reference on random inputs --------------------------------------------------
 
 def _hidden_cases(rng, modes):
     """Every (number of dimensions, eps mode, gamma/beta mode) once, with random sizes and values."""

@@ -5,6 +5,10 @@ from __future__ import annotations
 from ..validate import Validation
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def render_validation(result: Validation) -> str:
     lines: list[str] = []
     for exercise in result.exercises:
@@ -28,9 +32,12 @@ def render_validation(result: Validation) -> str:
         lines.append("")
     for finding in result.findings:
         lines.append(f"{finding.kind.upper()}: {finding.subject} (seed {finding.seed}): {finding.detail}")
-    counts = {kind: sum(f.kind == kind for f in result.findings) for kind in ("hole", "flake", "false-rejection")}
+    # Counted per culprit: a mutant found out on three seeds is one hole.
+    counts = {kind: len({f.subject for f in result.findings if f.kind == kind})
+              for kind in ("hole", "flake", "false-rejection")}
     verdict = "sound" if result.sound else "NOT sound"
-    lines.append(f"validate: {len(result.exercises)} exercises, {len(result.seeds)} seeds, "
-                 f"{len(result.mutants)} mutants, {len(result.variants)} variants: {counts['hole']} holes, "
-                 f"{counts['flake']} flakes, {counts['false-rejection']} false rejections: {verdict}.")
+    lines.append(f"validate: {_count(len(result.exercises), 'exercise')}, {_count(len(result.seeds), 'seed')}, "
+                 f"{_count(len(result.mutants), 'mutant')}, {_count(len(result.variants), 'variant')}: "
+                 f"{_count(counts['hole'], 'hole')}, {_count(counts['flake'], 'flake')}, "
+                 f"{_count(counts['false-rejection'], 'false rejection')}: {verdict}.")
     return "\n".join(lines) + "\n"
