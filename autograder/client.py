@@ -186,13 +186,15 @@ class StudentModule:
                                    "Keep the function name and signature from the stub.")
         if kind == "exit":
             return StudentRaised(f"{function}() called sys.exit().", "Return a value instead of exiting.", detail, "SystemExit")
-        if exc_type == "NotImplementedError":
+        if exc_type == "NotImplementedError" and not message:  # the stub's bare raise, not a deliberate one
             return NotImplementedYet(f"{function}() is not implemented yet (it raises NotImplementedError).",
                                      "Replace the `raise NotImplementedError` line with your code.")
         if kind == "protocol":
             self._restart()
             return BadReply(f"{function}() could not be run: {message}")
-        return StudentRaised(f"{function}() raised {exc_type}: {message}".rstrip(": "), "", detail, exc_type)
+        mro = error.get("mro")
+        mro = tuple(str(n)[:80] for n in mro[:20]) if isinstance(mro, list) else ()
+        return StudentRaised(f"{function}() raised {exc_type}: {message}".rstrip(": "), "", detail, exc_type, mro)
 
     def _exchange(self, request: dict, timeout: float, what: str) -> dict:
         self._next_id += 1

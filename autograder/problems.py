@@ -41,9 +41,15 @@ class NotImplementedYet(StudentProblem):
 class StudentRaised(StudentProblem):
     status = "error"
 
-    def __init__(self, message: str, hint: str = "", detail: str = "", exc_type: str = "") -> None:
+    def __init__(self, message: str, hint: str = "", detail: str = "", exc_type: str = "",
+                 exc_mro: tuple[str, ...] = ()) -> None:
         super().__init__(message, hint, detail)
         self.exc_type = exc_type
+        self.exc_mro = exc_mro or (exc_type,)
+
+    def raised(self, name: str) -> bool:
+        """Whether the student's exception is a ``name`` or a subclass of it (by class names)."""
+        return name in self.exc_mro
 
 
 class StudentTimeout(StudentProblem):

@@ -110,6 +110,7 @@ def _error(exc: BaseException, filename: str) -> dict:
         return {"kind": "syntax", "type": type(exc).__name__, "message": str(exc.msg)[:500],
                 "line": exc.lineno, "traceback": "".join(traceback.format_exception_only(type(exc), exc))[-2000:]}
     return {"kind": "exception", "type": type(exc).__name__, "message": str(exc)[:2000],
+            "mro": [cls.__name__ for cls in type(exc).__mro__][:20],
             "traceback": _student_traceback(exc, filename)}
 
 

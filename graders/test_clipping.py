@@ -18,6 +18,10 @@ def arrays(*items) -> list:
     return [np.array(item, dtype=float) for item in items]
 
 
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def unpack(value, grads, call):
     """The clipped arrays and the norm from a returned pair, as leniently as the comparison allows.
 
@@ -58,10 +62,6 @@ def clip(student, grads, max_norm, return_args=False):
     result = student.call(FUNCTION, grads, max_norm, return_args=return_args)
     clipped, norm = unpack(result.value, grads, call_text(FUNCTION, grads, max_norm))
     return clipped, norm, result
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def first_mismatch(got: np.ndarray, want: np.ndarray, rtol: float, atol: float = 0.0):
@@ -105,8 +105,8 @@ def norm_hint(got, expected, max_norm):
         return "The sum of squares overflowed: square the entries in float64 (float32 overflows above about 1.8e19)."
     if math.isclose(got, max_norm, rel_tol=1e-6):
         return "That is the length after clipping: report the norm measured before you scaled anything."
-    if math.isclose(got, max_norm / expected, rel_tol=1e-6) or math.isclose(got, min(1.0, max_norm / expected),
-                                                                             rel_tol=1e-6):
+    if expected > 0 and (math.isclose(got, max_norm / expected, rel_tol=1e-6)
+                         or math.isclose(got, min(1.0, max_norm / expected), rel_tol=1e-6)):
         return "That is the scale factor; the second item is the norm itself."
     if math.isclose(got, expected ** 2, rel_tol=1e-6):
         return "That is the sum of squares: take its square root."
@@ -116,7 +116,7 @@ def norm_hint(got, expected, max_norm):
 
 @pytest.mark.points(1)
 def test_returns_a_tuple_of_a_list_of_same_shaped_arrays_and_a_float(student):
-    """The result is a tuple (clipped, norm): a list with one array per input array, each of its input's shape, then a float."""
+    """The result is a tuple (clipped, norm): a list of one array per input, each of its input's shape, then a float."""
     cases = [
         (arrays([1.0, 2.0, 3.0], [[4.0, 5.0], [6.0, 7.0]], np.zeros((2, 1, 2))), 1.0),
         (arrays([0.1, 0.2], [[0.3]]), 10.0),
@@ -135,7 +135,7 @@ def test_returns_a_tuple_of_a_list_of_same_shaped_arrays_and_a_float(student):
 
 @pytest.mark.points(2)
 def test_reports_the_global_norm_before_clipping(student):
-    """The second item is the norm before clipping: the square root of the sum of squares of every entry of every array."""
+    """The second item is the norm before clipping: the square root of the sum of the squares of all entries."""
     cases = [
         (arrays([3.0], [4.0]), 1.0, 5.0),
         (arrays([1.0, 2.0], [[2.0], [4.0]]), 2.0, 5.0),
@@ -200,8 +200,8 @@ def test_every_array_is_scaled_by_the_same_factor(student):
         for index, (got, grad) in enumerate(zip(clipped, grads)):
             factor = float(np.sum(got * grad) / np.sum(grad * grad))
             if not np.allclose(got, factor * grad, rtol=RTOL, atol=1e-12 * float(np.max(np.abs(got)))):
-                fail(f"{call} returned {show(got)} for input array {index} {show(grad)}, which is not a multiple of it: "
-                     f"its direction changed.",
+                fail(f"{call} returned {show(got)} for input array {index} {show(grad)}, which is not a multiple "
+                     f"of it: its direction changed.",
                      "Scale whole arrays by one number; do not clip individual entries to [-max_norm, max_norm].")
             factors.append(factor)
         if not np.allclose(factors, factors[0], rtol=RTOL, atol=0.0):
@@ -215,7 +215,7 @@ def test_every_array_is_scaled_by_the_same_factor(student):
 
 @pytest.mark.points(2)
 def test_under_the_limit_the_values_are_unchanged(student):
-    """When the norm is below max_norm every array comes back with its values unchanged (small gradients are not scaled up)."""
+    """When the norm is below max_norm every array comes back unchanged: small gradients are not scaled up."""
     hint = "Scale only when the norm is above max_norm: the factor is min(1, max_norm / norm), never above 1."
     expect_unchanged(student, arrays([[0.1, -0.2], [0.3, 0.4]], [0.5]), 1.0, hint)
     expect_unchanged(student, arrays([3.0, 4.0]), 10.0, hint)
@@ -283,8 +283,8 @@ def _hidden_random_gradients(rng) -> list:
 @pytest.mark.points(3)
 @pytest.mark.hidden
 def test_matches_reference_on_random_gradients(student, reference, rng):
-    """On 40 random lists of random-shaped arrays, half above and half below the limit, the result matches the reference."""
-    hint = "Measure all arrays together in float64, then scale every array by max_norm / norm only when norm > max_norm."
+    """On 40 random lists of random-shaped arrays, half above the limit, the result matches the reference."""
+    hint = "Measure all arrays together in float64; scale every array by max_norm / norm only when norm > max_norm."
     for case in range(40):
         grads = _hidden_random_gradients(rng)
         _, norm = reference.clip_by_global_norm(grads, 1.0)

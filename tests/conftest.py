@@ -33,15 +33,23 @@ class GradedCatalogue:
         self.workdir = workdir
         self.results: dict[str, dict] = {}
 
+    def _only(self, exercise: str, folder: Path) -> Path:
+        """A folder holding just this exercise's file from ``folder``."""
+        target = self.workdir / f"{folder.name}--{exercise}"
+        target.mkdir(exist_ok=True)
+        (target / f"{exercise}.py").write_text((folder / f"{exercise}.py").read_text())
+        return target
+
     def for_exercise(self, exercise: str) -> dict:
         if exercise not in self.results:
-            students = [("reference", SOLUTIONS), ("stubs", ROOT / "exercises")]
+            students = [(name, self._only(exercise, folder)) for name, folder in
+                        (("reference", SOLUTIONS), ("stubs", ROOT / "exercises"))]
             entries: list[Entry] = [e for e in MUTANTS + VARIANTS if e.exercise == exercise]
             for entry in entries:
                 kind = "mutant" if entry in MUTANTS else "variant"
                 folder = write_submission(entry, SOLUTIONS, self.workdir / f"{kind}--{entry.key}")
                 students.append((f"{kind}--{entry.key}", folder))
-            graded = grade_batch(students, settings(), jobs=2)
+            graded = grade_batch(students, settings(only_submitted=True), jobs=2)
             self.results[exercise] = {
                 r.id: next(e for e in r.exercises if e.name == exercise) for r in graded
             }

@@ -1,4 +1,5 @@
-"""Copies PyTorch's max_norm / (norm + 1e-6) and applies it whenever that is below 1, so it shrinks gradients at the limit and misses max_norm."""
+"""Copies PyTorch's max_norm / (norm + 1e-6) and applies it whenever it is below 1, which shrinks gradients at the
+limit and leaves clipped ones slightly short of max_norm."""
 import numpy as np
 
 KILLED_BY = ("test_exactly_at_the_limit_the_values_are_unchanged",

@@ -1,7 +1,8 @@
 """Uses the sum of squares as the norm, forgetting the square root."""
 import numpy as np
 
-KILLED_BY = ("test_reports_the_global_norm_before_clipping", "test_above_the_limit_the_combined_length_becomes_max_norm",
+KILLED_BY = ("test_reports_the_global_norm_before_clipping",
+             "test_above_the_limit_the_combined_length_becomes_max_norm",
              "test_an_exploding_gradient_of_length_8e46_clips_to_length_one",
              "test_matches_reference_on_random_gradients")
 

@@ -1,7 +1,8 @@
 """Uses the sum of absolute values (the L1 norm) instead of the Euclidean length."""
 import numpy as np
 
-KILLED_BY = ("test_reports_the_global_norm_before_clipping", "test_above_the_limit_the_combined_length_becomes_max_norm",
+KILLED_BY = ("test_reports_the_global_norm_before_clipping",
+             "test_above_the_limit_the_combined_length_becomes_max_norm",
              "test_three_four_clips_to_six_tenths_and_eight_tenths", "test_matches_reference_on_random_gradients")
 
 

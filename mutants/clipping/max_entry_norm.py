@@ -1,7 +1,8 @@
 """Takes the largest absolute entry as the norm instead of the square root of the sum of squares."""
 import numpy as np
 
-KILLED_BY = ("test_reports_the_global_norm_before_clipping", "test_above_the_limit_the_combined_length_becomes_max_norm",
+KILLED_BY = ("test_reports_the_global_norm_before_clipping",
+             "test_above_the_limit_the_combined_length_becomes_max_norm",
              "test_three_four_clips_to_six_tenths_and_eight_tenths", "test_matches_reference_on_random_gradients")
 
 

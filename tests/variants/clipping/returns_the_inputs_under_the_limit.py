@@ -1,4 +1,4 @@
-"""Sums np.sum(g ** 2) per array, takes one square root, and returns the input arrays themselves when no clipping is needed."""
+"""Adds up np.sum(g ** 2) per array, takes one square root, and returns the input list itself when not clipping."""
 import math
 
 import numpy as np
