@@ -70,7 +70,12 @@ def expect_array_close(got: object, expected: np.ndarray, call: str, rtol: float
                        hint: str = "") -> np.ndarray:
     array = expect_array(got, np.shape(expected), call)
     if not np.allclose(array, expected, rtol=rtol, atol=atol, equal_nan=False):
-        worst = np.unravel_index(np.nanargmax(np.abs(array - expected)), np.shape(expected)) if array.size else ()
+        broken = ~np.isfinite(array)
+        if broken.any():
+            where = tuple(int(i) for i in np.argwhere(broken)[0])
+            fail(f"{call} returned {show(array)}, with {array[where]} at index {where}; expected finite values "
+                 f"like {show(np.asarray(expected))}.", hint or "Look for a division by zero or an overflow.")
+        worst = np.unravel_index(np.argmax(np.abs(array - expected)), np.shape(expected)) if array.size else ()
         fail(f"{call} returned {show(array)}; expected {show(np.asarray(expected))} "
              f"(largest difference at index {tuple(int(i) for i in worst)}).", hint)
     return array

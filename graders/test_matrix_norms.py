@@ -101,9 +101,13 @@ def read_number(value, name, call):
         if not np.all(np.isfinite(array)):
             bad_log(call, f"{name} holds values that are not finite")
         return array
-    if not is_real_number(value) or not math.isfinite(float(value)):
+    try:
+        number = float(value) if is_real_number(value) else math.nan
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number):
         bad_log(call, f"{name}={show(value)}")
-    return float(value)
+    return number
 
 
 def read_shape(value, name, call):
