@@ -75,9 +75,9 @@ def expect_array_close(got: object, expected: np.ndarray, call: str, rtol: float
             where = tuple(int(i) for i in np.argwhere(broken)[0])
             fail(f"{call} returned {show(array)}, with {array[where]} at index {where}; expected finite values "
                  f"like {show(np.asarray(expected))}.", hint or "Look for a division by zero or an overflow.")
-        worst = np.unravel_index(np.argmax(np.abs(array - expected)), np.shape(expected)) if array.size else ()
-        fail(f"{call} returned {show(array)}; expected {show(np.asarray(expected))} "
-             f"(largest difference at index {tuple(int(i) for i in worst)}).", hint)
+        worst = tuple(int(i) for i in np.unravel_index(np.argmax(np.abs(array - expected)), np.shape(expected)))
+        fail(f"{call} returned {show(array)}; expected {show(np.asarray(expected))} (largest difference at index "
+             f"{worst}: got {float(array[worst])!r}, expected {float(np.asarray(expected)[worst])!r}).", hint)
     return array
 
 
