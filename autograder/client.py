@@ -232,7 +232,7 @@ class StudentModule:
             if remaining <= 0 or not select.select([stream], [], [], remaining)[0]:
                 self._timeouts += 1
                 self._restart()
-                raise StudentTimeout(f"{_sentence_start(what)} did not finish within {self._timeout_for(what):g} seconds.",
+                raise StudentTimeout(f"{_sentence_start(what)} did not finish within {_seconds(self._timeout_for(what))}.",
                                      "Look for a loop that never ends, or work that grows too fast with the input.")
             chunk = os.read(stream.fileno(), min(size - len(data), 1 << 20))
             if not chunk:
@@ -259,6 +259,10 @@ class StudentModule:
         if self._process is not None:
             sandbox.kill(self._process)
             self._process = None
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g} second" + ("" if value == 1 else "s")
 
 
 def _sentence_start(phrase: str) -> str:
