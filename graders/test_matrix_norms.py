@@ -177,8 +177,10 @@ def bind_normal(method, args, kwargs, call):
         if not isinstance(out, np.ndarray) or out.dtype not in (np.float64, np.float32):
             bad_log(call, "an out= argument that is not a float array")
         size, dtype = out.shape, out.dtype.type
-    elif dtype is None or isinstance(dtype, Unrepresentable):
-        dtype = np.float64  # a dtype class does not cross the worker boundary; float64 is the default
+    elif dtype is None:
+        dtype = np.float64
+    elif isinstance(dtype, Unrepresentable):
+        dtype = None  # a dtype class (np.float64 or np.float32) does not cross the worker boundary: unknown
     elif isinstance(dtype, str) and dtype in FLOAT_DTYPES:
         dtype = FLOAT_DTYPES[dtype]
     else:
@@ -303,7 +305,7 @@ def test_draws_a_fresh_matrix_for_every_layer(student):
         if drawn == expected:
             continue
         if drawn == 0:
-            fail(f"{call} drew nothing from rng, so no fresh matrices were seen for its {depth} layers.",
+            fail(f"{call} drew nothing from rng, so no fresh matrices were seen for its {plural(depth, 'layer')}.",
                  "Draw every layer's matrix from the rng argument.")
         matrices = drawn / (dim * dim)
         what = (f"{plural(matrices, 'matrix', 'matrices')} of {dim}x{dim} ({drawn} values)"
@@ -365,8 +367,9 @@ def test_large_weights_make_the_gradient_explode(student):
 
 # --- hidden check: replay what the student drew -------------------------------------------------
 
-def _hidden_replayed_values(draws, depth, dim, std, seed, call):
-    """Replay the logged calls on the grader's own PCG64(seed): the drawn weights, in draw order."""
+def _hidden_replayed_values(draws, depth, dim, std, seed, call, unknown_dtype=np.float64):
+    """Replay the logged calls on the grader's own PCG64(seed): the drawn weights, in draw order.
+    A standard_normal dtype the log could not carry is replayed as unknown_dtype."""
     if values_drawn(draws) > 4 * depth * dim * dim + 4 * dim + 64:
         _hidden_wrong_count(values_drawn(draws), depth, dim, call)
     generator = np.random.Generator(np.random.PCG64(seed))
@@ -387,7 +390,7 @@ def _hidden_replayed_values(draws, depth, dim, std, seed, call):
                 fail(f"{call} drew with rng.normal(0, {show(draw['scale'])}, ...); the weights' standard deviation "
                      f"is weight_std = {std!r}.", "Pass the standard deviation, not the variance, as the scale.")
         else:
-            values = generator.standard_normal(size=draw["shape"], dtype=draw["dtype"])
+            values = generator.standard_normal(size=draw["shape"], dtype=draw["dtype"] or unknown_dtype)
             factor = std
         chunks.append(np.asarray(values, dtype=float).ravel() * factor)
     values = np.concatenate(chunks) if chunks else np.zeros(0)
@@ -467,8 +470,12 @@ def test_norms_follow_from_the_matrices_drawn(student, rng):
             if len(got) != depth + 1:
                 fail(f"{call} returned {plural(len(got), 'norm')}; expected {depth + 1} (depth + 1).",
                      "Record the starting norm, then one norm after each of the depth layers.")
-            values = _hidden_replayed_values(read_draws(log, call), depth, dim, std, seed, call)
+            draws = read_draws(log, call)
+            values = _hidden_replayed_values(draws, depth, dim, std, seed, call)
             candidates = _hidden_candidates(values, depth, dim)
+            if any(d.get("dtype", np.float64) is None for d in draws):
+                single = _hidden_replayed_values(draws, depth, dim, std, seed, call, unknown_dtype=np.float32)
+                candidates += _hidden_candidates(single, depth, dim)
             if any(_hidden_matches(got, expected) for expected in candidates):
                 continue
             with np.errstate(all="ignore"):
