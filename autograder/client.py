@@ -283,6 +283,7 @@ def _decode_draws(raw: object) -> list:
             entries.append({"method": entry["method"][:40],
                             "args": codec.decode(entry.get("args", [])),
                             "kwargs": codec.decode(entry.get("kwargs", {"__dict__": []})),
-                            "shape": entry.get("shape") if isinstance(entry.get("shape"), list) else []})
+                            "shape": entry.get("shape") if isinstance(entry.get("shape"), list) else [],
+                            "dtype": str(entry.get("dtype", ""))[:16]})
         logs.append(entries)
     return logs

@@ -78,8 +78,8 @@ def _recording_generator(seed: int) -> np.random.Generator:
         def recorder(self, *args, **kwargs):
             out = original(self, *args, **kwargs)
             if len(log) < MAX_LOGGED_DRAWS:
-                log.append({"method": name, "args": codec.encode(list(args)),
-                            "kwargs": codec.encode(dict(kwargs)), "shape": list(np.shape(out))})
+                log.append({"method": name, "args": codec.encode(list(args)), "kwargs": codec.encode(dict(kwargs)),
+                            "shape": list(np.shape(out)), "dtype": np.asarray(out).dtype.str})
             elif log[-1]["method"] != "__overflow__":
                 log.append({"method": "__overflow__"})
             return out
@@ -91,6 +91,15 @@ def _recording_generator(seed: int) -> np.random.Generator:
     for name in SAMPLERS:
         if hasattr(np.random.Generator, name):
             setattr(RecordingGenerator, name, make_recorder(name))
+
+    def spawn(self, n_children):
+        # Children draw from other streams: log the spawn itself and hand out plain generators,
+        # so their draws are never mistaken for draws on the recorded one.
+        log.append({"method": "spawn", "args": codec.encode([n_children]), "kwargs": codec.encode({}),
+                    "shape": [], "dtype": ""})
+        return [np.random.Generator(child) for child in self.bit_generator.spawn(n_children)]
+
+    RecordingGenerator.spawn = spawn
     generator = RecordingGenerator(np.random.PCG64(seed))
     return generator, log
 
