@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import itertools
 import os
 import secrets
 import sys
@@ -188,9 +189,10 @@ def run_release(args: argparse.Namespace) -> int:
 
 def _grade_with_progress(students, settings, jobs):
     if not sys.stderr.isatty():
-        def report(result, done=[0]):  # noqa: B006  (a counter local to this run)
-            done[0] += 1
-            sys.stderr.write(f"[{done[0]}/{len(students)}] {result.id}: {result.score:g}/{result.max_score:g}\n")
+        finished = itertools.count(1)
+
+        def report(result):
+            sys.stderr.write(f"[{next(finished)}/{len(students)}] {result.id}: {result.score:g}/{result.max_score:g}\n")
         return grade_batch(students, settings, jobs, report)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
