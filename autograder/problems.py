@@ -48,8 +48,12 @@ class StudentRaised(StudentProblem):
         self.exc_mro = exc_mro or (exc_type,)
 
     def raised(self, name: str) -> bool:
-        """Whether the student's exception is a ``name`` or a subclass of it (by class names)."""
-        return name in self.exc_mro
+        """Whether the student's exception is the built-in ``name`` or a subclass of it.
+
+        The lineage crosses as qualified names, so a student's own class called ValueError that
+        does not derive from the built-in one does not count.
+        """
+        return f"builtins.{name}" in self.exc_mro
 
 
 class StudentTimeout(StudentProblem):

@@ -68,6 +68,7 @@ class CappedOutput(io.TextIOBase):
 
 def _recording_generator(seed: int) -> np.random.Generator:
     log: list[dict] = []
+    active = [0]  # recorded calls in progress: numpy's samplers call each other, and only the outer one counts
 
     class RecordingGenerator(np.random.Generator):
         """A real Generator that writes down every draw, so the grader can replay it."""
@@ -76,7 +77,13 @@ def _recording_generator(seed: int) -> np.random.Generator:
         original = getattr(np.random.Generator, name)
 
         def recorder(self, *args, **kwargs):
-            out = original(self, *args, **kwargs)
+            active[0] += 1
+            try:
+                out = original(self, *args, **kwargs)
+            finally:
+                active[0] -= 1
+            if active[0]:
+                return out
             if len(log) < MAX_LOGGED_DRAWS:
                 log.append({"method": name, "args": codec.encode(list(args)), "kwargs": codec.encode(dict(kwargs)),
                             "shape": list(np.shape(out)), "dtype": np.asarray(out).dtype.str})
@@ -119,7 +126,7 @@ def _error(exc: BaseException, filename: str) -> dict:
         return {"kind": "syntax", "type": type(exc).__name__, "message": str(exc.msg)[:500],
                 "line": exc.lineno, "traceback": "".join(traceback.format_exception_only(type(exc), exc))[-2000:]}
     return {"kind": "exception", "type": type(exc).__name__, "message": str(exc)[:2000],
-            "mro": [cls.__name__ for cls in type(exc).__mro__][:20],
+            "mro": [f"{cls.__module__}.{cls.__qualname__}" for cls in type(exc).__mro__][:20],
             "traceback": _student_traceback(exc, filename)}
 
 

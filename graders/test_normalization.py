@@ -187,6 +187,9 @@ def test_layer_norm_beta_shifts_each_feature_after_scaling(student):
     check(student, LN, ROWS, ROWS_NORMALIZED * GAMMA + BETA,
           "Scale first, shift second: x_hat * gamma + beta, not (x_hat + beta) * gamma; and do not forget beta.",
           gamma=GAMMA, beta=BETA)
+    check(student, LN, ROWS, ROWS_NORMALIZED * GAMMA + BETA,
+          "Keep the stub's signature, layer_norm(x, eps=1e-5, gamma=None, beta=None): called by position, "
+          "the third argument is gamma and the fourth is beta.", 1e-5, GAMMA, BETA)
 
 
 @pytest.mark.points(1)
@@ -331,6 +334,8 @@ def test_rms_norm_gamma_scales_each_feature(student):
     rms = np.sqrt(np.array([[7.5], [5.0], [124.0], [1.0]]) + 1e-6)  # the rows' means of squares
     check(student, RMS, ROWS, ROWS / rms * GAMMA, GAMMA_HINT, gamma=GAMMA)
     check(student, RMS, ROWS, ROWS / rms, GAMMA_HINT, gamma=None)
+    check(student, RMS, ROWS, ROWS / rms * GAMMA, "Keep the stub's signature, rms_norm(x, eps=1e-6, gamma=None): "
+          "called by position, the third argument is gamma.", 1e-6, GAMMA)
 
 
 @pytest.mark.points(1)

@@ -71,11 +71,14 @@ def test_exact_power_not_a_rounded_loop(student):
 
 @pytest.mark.points(1)
 def test_returns_a_float(student):
-    """The result is a single float, not an int, list or array."""
-    value = student.call(FUNCTION, 3, 0.5).value
-    if isinstance(value, bool) or not isinstance(value, float):
-        fail(f"{call_text(FUNCTION, 3, 0.5)} returned {value!r} of type {type(value).__name__}; expected a float.",
-             "Return layer_scale ** depth itself, not wrapped in a list or array.")
+    """The result is a single float, not an int, list or array, for every depth including 0."""
+    for depth, scale in ((3, 0.5), (0, 0.5), (2, -1.5)):
+        value = student.call(FUNCTION, depth, scale).value
+        if isinstance(value, bool) or not isinstance(value, float):
+            fail(f"{call_text(FUNCTION, depth, scale)} returned {value!r} of type {type(value).__name__}; "
+                 "expected a float.",
+                 "Return layer_scale ** depth itself (a float even for depth 0: 0.5 ** 0 is 1.0), "
+                 "not an int, and not wrapped in a list or array.")
 
 
 @pytest.mark.points(3)

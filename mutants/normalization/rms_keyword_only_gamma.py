@@ -1,0 +1,9 @@
+"""Makes gamma keyword-only, so rms_norm(x, eps, gamma) called by position fails."""
+import numpy as np
+
+KILLED_BY = ("test_rms_norm_gamma_scales_each_feature",)
+
+
+def rms_norm(x, eps=1e-6, *, gamma=None):
+    out = x / np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True) + eps)
+    return out * gamma if gamma is not None else out
