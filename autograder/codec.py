@@ -164,7 +164,14 @@ def frame_length(header: bytes, limit: int = MAX_FRAME_BYTES) -> int:
     return length
 
 
-def load_frame(body: bytes) -> dict:
+MAX_FRAME_ITEMS = 500_000
+
+
+def load_frame(body: bytes, max_items: int = MAX_FRAME_ITEMS) -> dict:
+    # Bytes are bounded by the frame length; objects must be too: "[]," is 3 bytes of JSON but a
+    # whole list in memory. Real arrays travel as base64, which holds none of these characters.
+    if body.count(b"[") + body.count(b"{") + body.count(b",") > max_items:
+        raise CodecError(f"a frame holds more than {max_items} values")
     try:
         message = json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
     except (UnicodeDecodeError, ValueError, RecursionError):

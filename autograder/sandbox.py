@@ -21,6 +21,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .cgroup import WorkerCgroup
+
 WORKER_DIR = Path(__file__).resolve().parent
 WORKER_FILES = ("worker.py", "codec.py")
 SANDBOX_WORKER_DIR = "/opt/grader-worker"
@@ -37,7 +39,8 @@ class Limits:
     cpu_seconds: int = 120
     memory_bytes: int = 1 << 30
     file_bytes: int = 1 << 20
-    processes: int = 64
+    processes: int = 8  # a student needs none; a few keep fork bombs and fork-and-hoard small
+    tmp_bytes: int = 64 << 20  # the private /tmp under bubblewrap is RAM: bound it
     reply_bytes: int = 32 << 20
 
 
@@ -73,7 +76,7 @@ def _bwrap_prefix() -> list[str]:
         "bwrap", "--die-with-parent", "--unshare-all", "--new-session",
         "--uid", str(NOBODY), "--gid", str(NOBODY),
         "--ro-bind", "/usr", "/usr",
-        "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", "/tmp",
+        "--proc", "/proc", "--dev", "/dev", "--size", str(Limits.tmp_bytes), "--tmpfs", "/tmp", "--chdir", "/tmp",
         "--clearenv",
     ]
     for link in ("lib", "lib64", "bin", "sbin"):
@@ -120,13 +123,17 @@ def best_isolation() -> str:
     return "bubblewrap" if bubblewrap_works() else "process"
 
 
-def _limit_resources(limits: Limits) -> None:
+def _limit_resources(limits: Limits, count_processes: bool, group: WorkerCgroup | None) -> None:
     # Runs in the child between fork and exec: only async-signal-safe-ish calls.
     for kind, value in ((resource.RLIMIT_CPU, limits.cpu_seconds), (resource.RLIMIT_AS, limits.memory_bytes),
                         (resource.RLIMIT_FSIZE, limits.file_bytes), (resource.RLIMIT_CORE, 0)):
         resource.setrlimit(kind, (value, value))
-    if os.getuid() != 0:  # as root the worker drops to nobody itself, where this limit then applies
+    # Counted per user (per user namespace under bubblewrap). As root in process mode the worker
+    # sets it itself after dropping to its own uid, since root is exempt.
+    if count_processes:
         resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
+    if group is not None:
+        group.enter()
 
 
 # Process-level bookkeeping for process mode: the workers this process started and has not
@@ -145,7 +152,7 @@ def _become_subreaper() -> bool:
 
 def spawn(isolation: str, limits: Limits) -> subprocess.Popen:
     """Start one worker; the caller owns it and must call :func:`kill`."""
-    jail = None
+    jail = uid = None
     if isolation == "bubblewrap":
         command = _bwrap_command(_python())
         env = None
@@ -161,36 +168,60 @@ def spawn(isolation: str, limits: Limits) -> subprocess.Popen:
             env["GRADER_LEAVE_NETWORK"] = "1"
     else:
         raise ValueError(f"unknown isolation {isolation!r}")
+    # The tree's memory: the worker, a few children of its own, and its private /tmp.
+    group = WorkerCgroup.create(2 * limits.memory_bytes + limits.tmp_bytes, limits.processes + 4)
     process = subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
         env=env, cwd="/" if isolation == "process" else None, start_new_session=True,
-        preexec_fn=functools.partial(_limit_resources, limits), close_fds=True,
+        preexec_fn=functools.partial(_limit_resources, limits, isolation == "bubblewrap" or os.getuid() != 0, group), close_fds=True,
     )
     process.jail = jail  # removed again by kill()
+    process.group = group
+    process.worker_uid = uid if jail else None  # everything running as it is killed by kill()
     _LIVE_WORKERS.add(process.pid)
     return process
 
 
-def _sweep_orphans() -> None:
-    """Kill processes re-parented to us that came from a worker (same program, not a live worker)."""
-    me = str(os.getpid())
-    marker = str(WORKER_DIR / "worker.py").encode()
+def _process_table() -> list[tuple[int, int, int, str]]:
+    """(pid, ppid, real uid, state) of every process we can read."""
+    table = []
     for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) in _LIVE_WORKERS:
+        if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat", "rb") as handle:
-                ppid = handle.read().rsplit(b")", 1)[1].split()[1].decode()
-            with open(f"/proc/{entry}/cmdline", "rb") as handle:
-                cmdline = handle.read()
-        except (OSError, IndexError):
+                fields = handle.read().rsplit(b")", 1)[1].split()
+            with open(f"/proc/{entry}/status", "rb") as handle:
+                uid_line = next(line for line in handle if line.startswith(b"Uid:"))
+        except (OSError, StopIteration, IndexError):
             continue
-        if ppid == me and marker in cmdline:
+        table.append((int(entry), int(fields[1]), int(uid_line.split()[1]), fields[0].decode()))
+    return table
+
+
+def _sweep(uid: int) -> None:
+    """Process mode: kill everything running as the worker's own uid, and reap what it left us.
+
+    The uid is unique to one worker, so this finds a student's daemon whatever it renamed itself
+    to and wherever it was re-parented.
+    """
+    me = os.getpid()
+    for _round in range(20):
+        table = _process_table()
+        theirs = [pid for pid, _ppid, owner, state in table if owner == uid and state != "Z"]
+        for pid in theirs:
             try:
-                os.kill(int(entry), signal.SIGKILL)
-                os.waitpid(int(entry), 0)
-            except (ProcessLookupError, ChildProcessError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
                 pass
+        for pid, ppid, _owner, state in table:
+            if ppid == me and pid not in _LIVE_WORKERS and (state == "Z" or pid in theirs):
+                try:
+                    os.waitpid(pid, 0)
+                except ChildProcessError:
+                    pass
+        if not theirs:
+            return
 
 
 def kill(process: subprocess.Popen) -> None:
@@ -214,6 +245,9 @@ def kill(process: subprocess.Popen) -> None:
         process.wait(timeout=5)
     except subprocess.TimeoutExpired:
         pass
+    if getattr(process, "group", None) is not None:
+        process.group.kill_all()
+    if getattr(process, "worker_uid", None) is not None:
+        _sweep(process.worker_uid)
     if getattr(process, "jail", None):
         shutil.rmtree(process.jail, ignore_errors=True)
-        _sweep_orphans()

@@ -206,8 +206,8 @@ def _drop_privileges(spec: str) -> None:
     uid, processes, jail = spec.split(":", 2)
     uid, processes = int(uid), int(processes)
     libc = ctypes.CDLL(None, use_errno=True)
-    clone_newnet, clone_newns = 0x40000000, 0x00020000
-    if libc.unshare(clone_newnet | clone_newns) != 0:
+    clone_newnet, clone_newns, clone_newipc = 0x40000000, 0x00020000, 0x08000000
+    if libc.unshare(clone_newnet | clone_newns | clone_newipc) != 0:
         raise OSError(ctypes.get_errno(), "unshare failed")
     os.chroot(jail)
     os.chdir("/")

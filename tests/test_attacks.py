@@ -105,6 +105,15 @@ def surviving_processes(tag: str) -> list[str]:
     return alive
 
 
+def shared_memory() -> set[str]:
+    """System V shared-memory segments on the host (key and owner), which outlive any process."""
+    try:
+        lines = Path("/proc/sysvipc/shm").read_text().splitlines()[1:]
+    except OSError:
+        return set()
+    return {" ".join(line.split()[:2] + line.split()[7:8]) for line in lines}
+
+
 def fill(text: str, values: dict[str, str]) -> str:
     for key, value in values.items():
         text = text.replace(key, value)
@@ -194,7 +203,7 @@ def arena(request, tmp_path_factory):
               "__CANARY__": str(canary)}
     values["__CLASS__"] = str(root / "class")
     submissions = build_class(root, values)
-    before_repo, before_class = snapshot(ROOT), snapshot(submissions)
+    before_repo, before_class, before_shm = snapshot(ROOT), snapshot(submissions), shared_memory()
     try:
         completed = grade(submissions, out, mode, tag=f"attack-suite-{os.getpid()}-{mode}")
     finally:
@@ -202,6 +211,7 @@ def arena(request, tmp_path_factory):
     return {"mode": mode, "completed": completed, "out": out, "canary": canary, "listener": listener,
             "submissions": submissions, "repo_changed": snapshot(ROOT) != before_repo,
             "class_changed": snapshot(submissions) != before_class,
+            "new_shared_memory": shared_memory() - before_shm,
             "survivors": surviving_processes(f"attack-suite-{os.getpid()}-{mode}"), "results": by_id(out) if (out / "results.json").exists() else {}}
 
 
@@ -237,6 +247,10 @@ def test_honest_students_are_graded_exactly_as_without_attackers(arena, baseline
 
 def test_no_process_outlives_the_run(arena):
     assert arena["survivors"] == []
+
+
+def test_no_shared_memory_outlives_the_run(arena):
+    assert arena["new_shared_memory"] == set()
 
 
 def test_nothing_outside_the_output_folder_changed(arena):

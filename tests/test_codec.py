@@ -89,3 +89,10 @@ def test_a_frame_must_be_a_json_object():
         codec.load_frame(b"[1, 2]")
     with pytest.raises(codec.CodecError):
         codec.load_frame(b"\xff\xfe")
+
+
+def test_a_frame_of_millions_of_tiny_values_is_refused_before_parsing():
+    body = b'{"value": [' + b"[]," * 600_000 + b"[]]}"
+    with pytest.raises(codec.CodecError, match="more than"):
+        codec.load_frame(body)
+    assert codec.load_frame(b'{"value": [' + b"1," * 1000 + b"1]}")["value"][-1] == 1
