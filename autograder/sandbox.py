@@ -67,16 +67,16 @@ def _python() -> str:
     return str(Path(sys.executable).resolve())
 
 
-def _bwrap_command(python: str) -> list[str]:
-    return _bwrap_prefix() + [python, "-I", "-B", f"{SANDBOX_WORKER_DIR}/worker.py"]
+def _bwrap_command(python: str, limits: Limits) -> list[str]:
+    return _bwrap_prefix(limits) + [python, "-I", "-B", f"{SANDBOX_WORKER_DIR}/worker.py"]
 
 
-def _bwrap_prefix() -> list[str]:
+def _bwrap_prefix(limits: Limits = Limits()) -> list[str]:
     command = [
         "bwrap", "--die-with-parent", "--unshare-all", "--new-session",
         "--uid", str(NOBODY), "--gid", str(NOBODY),
         "--ro-bind", "/usr", "/usr",
-        "--proc", "/proc", "--dev", "/dev", "--size", str(Limits.tmp_bytes), "--tmpfs", "/tmp", "--chdir", "/tmp",
+        "--proc", "/proc", "--dev", "/dev", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp", "--chdir", "/tmp",
         "--clearenv",
     ]
     for link in ("lib", "lib64", "bin", "sbin"):
@@ -128,8 +128,8 @@ def _limit_resources(limits: Limits, count_processes: bool, group: WorkerCgroup 
     for kind, value in ((resource.RLIMIT_CPU, limits.cpu_seconds), (resource.RLIMIT_AS, limits.memory_bytes),
                         (resource.RLIMIT_FSIZE, limits.file_bytes), (resource.RLIMIT_CORE, 0)):
         resource.setrlimit(kind, (value, value))
-    # Counted per user (per user namespace under bubblewrap). As root in process mode the worker
-    # sets it itself after dropping to its own uid, since root is exempt.
+    # Counted per real user, and root is exempt: as root in process mode the worker sets it after
+    # dropping to its own uid; under bubblewrap as root only the cgroup's pids.max bounds forks.
     if count_processes:
         resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
     if group is not None:
@@ -154,7 +154,7 @@ def spawn(isolation: str, limits: Limits) -> subprocess.Popen:
     """Start one worker; the caller owns it and must call :func:`kill`."""
     jail = uid = None
     if isolation == "bubblewrap":
-        command = _bwrap_command(_python())
+        command = _bwrap_command(_python(), limits)
         env = None
     elif isolation == "process":
         _become_subreaper()
