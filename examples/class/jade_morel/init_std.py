@@ -34,8 +34,7 @@ def init_std(kind: str, fan_in: int, fan_out: int) -> float:
         all work; do not round the result.
 
     Raises:
-        ValueError for any other kind. The grader only sees the name of the exception's class,
-        so raise ValueError itself rather than a class of your own.
+        ValueError for any other kind (ValueError itself, or a subclass of it that you define).
 
     Example:
         >>> init_std("he", 50, 50)

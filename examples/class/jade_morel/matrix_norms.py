@@ -30,7 +30,9 @@ def matrix_gradient_norms(depth, dim, weight_std, rng):
         weight_std: the standard deviation (not the variance) of every weight, a float > 0.
         rng: a numpy.random.Generator. Draw every matrix from it and from nothing else: not
             the global numpy.random functions, and not a new generator made inside the
-            function. For example ``rng.normal(0, weight_std, size=(dim, dim))`` or
+            function. Draw with rng.normal or rng.standard_normal only (the grader replays
+            those draws one by one; multivariate_normal and the like cannot be replayed).
+            For example ``rng.normal(0, weight_std, size=(dim, dim))`` or
             ``weight_std * rng.standard_normal((dim, dim))`` once per layer, or all the
             matrices at once with ``rng.normal(0, weight_std, size=(depth, dim, dim))``.
             Use a new matrix for every layer, never one matrix for all of them, and draw
