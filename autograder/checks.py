@@ -10,7 +10,6 @@ import numbers
 
 import numpy as np
 
-from .codec import Unrepresentable
 from .problems import CheckFailed
 
 
@@ -25,8 +24,6 @@ def show(value: object, limit: int = 120) -> str:
         text = f"array of shape {value.shape}: {body}"
     elif isinstance(value, (float, np.floating)):
         text = repr(float(value))
-    elif isinstance(value, Unrepresentable):
-        text = repr(value)
     else:
         text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -206,8 +206,9 @@ class StudentModule:
         except (BrokenPipeError, OSError):
             return self._crashed(what)
         try:
-            header = self._read(codec.HEADER_SIZE, time.monotonic() + timeout, what)
-            body = self._read(codec.frame_length(header, self.limits.reply_bytes), time.monotonic() + timeout, what)
+            deadline = time.monotonic() + timeout  # one budget for the whole reply, header and body
+            header = self._read(codec.HEADER_SIZE, deadline, timeout, what)
+            body = self._read(codec.frame_length(header, self.limits.reply_bytes), deadline, timeout, what)
             reply = codec.load_frame(body)
         except codec.CodecError as exc:
             self._restart()
@@ -224,7 +225,7 @@ class StudentModule:
                                      "cut": max(total - len(head) - len(tail), 0)})
         return reply
 
-    def _read(self, size: int, deadline: float, what: str) -> bytes:
+    def _read(self, size: int, deadline: float, timeout: float, what: str) -> bytes:
         stream = self._process.stdout
         data = b""
         while len(data) < size:
@@ -232,16 +233,13 @@ class StudentModule:
             if remaining <= 0 or not select.select([stream], [], [], remaining)[0]:
                 self._timeouts += 1
                 self._restart()
-                raise StudentTimeout(f"{_sentence_start(what)} did not finish within {_seconds(self._timeout_for(what))}.",
+                raise StudentTimeout(f"{_sentence_start(what)} did not finish within {_seconds(timeout)}.",
                                      "Look for a loop that never ends, or work that grows too fast with the input.")
             chunk = os.read(stream.fileno(), min(size - len(data), 1 << 20))
             if not chunk:
                 return self._crashed(what)
             data += chunk
         return data
-
-    def _timeout_for(self, what: str) -> float:
-        return self.limits.load_timeout if what.startswith("the import") else self.limits.call_timeout
 
     def _crashed(self, what: str):
         process = self._process

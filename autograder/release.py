@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .errors import GradeError
 from .model import load_course
+from .sandbox import Limits
 
 SHIPPED_FILES = ("grade.py", "pyproject.toml")
 SHIPPED_DIRS = ("exercises", "templates", "autograder")
@@ -105,7 +106,7 @@ after you submit. Your report lists them as "hidden: graded after submission" wi
 |---|---|---|
 {rows}
 
-Your code runs in a separate, sandboxed process with a time limit per call (3 seconds by default):
+Your code runs in a separate, sandboxed process with a time limit per call ({Limits.call_timeout:g} seconds by default):
 a function that loops forever or crashes costs that check, never the others.
 """
 

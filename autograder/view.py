@@ -6,7 +6,7 @@ templates only lay it out and hold no grading logic.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .model import CheckResult, ExerciseResult, Output, StudentResult
 
@@ -107,8 +107,7 @@ def exercise_view(exercise: ExerciseResult) -> ExerciseView:
     common = failing[0] if len(failing) > 1 and len({(c.message, c.hint, c.detail) for c in failing}) == 1 else None
     if common is not None:
         checks = tuple(c if c.status in ("passed", "pending") else
-                       CheckView(**{**c.__dict__, "message": "", "hint": "", "detail": "", "output": ""})
-                       for c in checks)
+                       replace(c, message="", hint="", detail="", output="") for c in checks)
     return ExerciseView(
         name=exercise.name, title=exercise.title, status=exercise.status,
         score=f"{points(exercise.score)}/{points(exercise.max_score)}",
