@@ -4,12 +4,18 @@ Per-process limits (address space, process count) do not bound a tree of process
 children of 1 GiB each are 8 GiB, and under bubblewrap as root the process count is not
 enforced at all. A cgroup bounds the whole tree's memory (its private /tmp included) and its
 number of processes, and lists every member so that all of them can be killed, whatever they
-renamed themselves to. This uses cgroup v1's ``pids`` and ``memory`` hierarchies (as root);
-where they are missing or read-only the kit runs without, and the other limits still hold.
+renamed themselves to.
+
+Both hierarchies are supported. cgroup v1 (``pids`` and ``memory`` hierarchies, as root). cgroup
+v2, the unified hierarchy of current distributions and GitHub's runners: as root under a
+``gradient-kit`` folder at the top of the tree, or without root in a delegated subtree named by
+``GRADIENT_KIT_CGROUP`` (for example one made by ``systemd-run --user -p Delegate=yes``). Where
+neither can be had the kit runs without, and the other limits still hold.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import signal
@@ -17,39 +23,80 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-V1_ROOT = Path("/sys/fs/cgroup")
+CGROUP_ROOT = Path("/sys/fs/cgroup")
 CONTROLLERS = ("pids", "memory")
+KIT_FOLDER = "gradient-kit"
+DELEGATED_ENV = "GRADIENT_KIT_CGROUP"
 
 
-def _own_path(controller: str) -> str | None:
-    """This process's cgroup in one v1 hierarchy, from /proc/self/cgroup."""
+def _own_paths(proc_cgroup: Path) -> dict[str, str]:
+    """This process's cgroup per v1 controller, and under "" its v2 cgroup, from /proc/self/cgroup."""
+    found: dict[str, str] = {}
     try:
-        for line in Path("/proc/self/cgroup").read_text().splitlines():
+        for line in proc_cgroup.read_text().splitlines():
             _number, names, path = line.split(":", 2)
-            if controller in names.split(","):
-                return path
-    except OSError:
+            for name in names.split(",") if names else [""]:
+                found[name] = path
+    except (OSError, ValueError):
+        return {}
+    return found
+
+
+def _is_v2(root: Path) -> bool:
+    return (root / "cgroup.controllers").is_file()
+
+
+def _v2_parent(root: Path) -> Path | None:
+    """A v2 cgroup whose children may use the memory and pids controllers, made ready if we may."""
+    delegated = os.environ.get(DELEGATED_ENV)
+    if delegated:
+        parent = Path(delegated)
+    elif os.getuid() == 0:
+        parent = root / KIT_FOLDER
+        parent.mkdir(exist_ok=True)
+    else:
         return None
-    return None
+    control = parent / "cgroup.subtree_control"
+    enabled = control.read_text().split() if control.exists() else []
+    missing = [c for c in CONTROLLERS if c not in enabled]
+    if missing:
+        # Fails where the parent holds processes itself (the "no internal processes" rule) or
+        # its own parent does not offer the controller: then we run without a cgroup.
+        control.write_text(" ".join(f"+{c}" for c in missing))
+    return parent
 
 
 @dataclass(frozen=True)
 class WorkerCgroup:
     folders: tuple[Path, ...]
+    version: int = 1
 
     @classmethod
-    def create(cls, memory_bytes: int, processes: int) -> "WorkerCgroup | None":
-        if os.getuid() != 0:
-            return None
-        name = f"gradient-kit-{os.getpid()}-{secrets.token_hex(4)}"
-        folders = []
+    def create(cls, memory_bytes: int, processes: int, root: Path = CGROUP_ROOT,
+               proc_cgroup: Path = Path("/proc/self/cgroup")) -> "WorkerCgroup | None":
+        name = f"worker-{os.getpid()}-{secrets.token_hex(4)}"
+        folders: list[Path] = []
         try:
+            if _is_v2(root):
+                parent = _v2_parent(root)
+                if parent is None:
+                    return None
+                folder = parent / name
+                folder.mkdir()
+                folders.append(folder)
+                (folder / "pids.max").write_text(str(processes))
+                (folder / "memory.max").write_text(str(memory_bytes))
+                if (folder / "memory.swap.max").exists():  # swap would let the tree outgrow memory.max
+                    (folder / "memory.swap.max").write_text("0")
+                return cls((folder,), 2)
+            if os.getuid() != 0:
+                return None
+            own = _own_paths(proc_cgroup)
             for controller in CONTROLLERS:
-                own = _own_path(controller)
-                base = V1_ROOT / controller
-                if own is None or not (base / "cgroup.procs").exists():
+                base = root / controller
+                if controller not in own or not (base / "cgroup.procs").exists():
                     raise OSError("no such hierarchy")
-                folder = base / own.lstrip("/") / name
+                folder = base / own[controller].lstrip("/") / f"{KIT_FOLDER}-{name}"
                 folder.mkdir()
                 folders.append(folder)
             (folders[0] / "pids.max").write_text(str(processes))
@@ -57,7 +104,7 @@ class WorkerCgroup:
         except OSError:
             WorkerCgroup(tuple(folders)).remove()
             return None
-        return cls(tuple(folders))
+        return cls(tuple(folders), 1)
 
     def enter(self) -> None:
         """Called in the child before exec: it and all it starts belong to the group."""
@@ -70,12 +117,17 @@ class WorkerCgroup:
         for folder in self.folders:
             try:
                 found |= {int(pid) for pid in (folder / "cgroup.procs").read_text().split()}
-            except OSError:
+            except (OSError, ValueError):
                 pass
         return found
 
     def kill_all(self) -> None:
         """SIGKILL every member until none is left (a fork racing the kill is caught next round)."""
+        if self.version == 2:
+            try:  # Linux 5.14+: the kernel kills the whole group at once, forks in flight included
+                (self.folders[0] / "cgroup.kill").write_text("1")
+            except OSError:
+                pass
         for _round in range(50):
             members = self.members()
             if not members:
@@ -96,5 +148,7 @@ class WorkerCgroup:
                     break
                 except FileNotFoundError:
                     break
-                except OSError:
+                except OSError as exc:
+                    if exc.errno == errno.ENOTEMPTY:  # not a cgroup file system: nothing to wait for
+                        break
                     time.sleep(0.02)  # members still exiting

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import difflib
 import itertools
+import math
 import os
 import secrets
 import sys
 from dataclasses import replace
 from pathlib import Path
 
-from . import __version__, sandbox
+from . import __version__, preflight, sandbox
 from .errors import GradeError
 from .model import BatchResult, load_course
 from .output import write_atomic, write_batch
@@ -29,6 +31,36 @@ from .runner import Settings, grade_batch, grade_one
 from .view import report_view
 
 ROOT = Path(__file__).resolve().parents[1]
+COMMANDS = ("check", "grade", "validate", "release")
+MIN_MEMORY_MB = 64  # below this nothing imports; whether numpy fits is proved by the preflight probe
+
+
+def positive_seconds(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
+
+
+def memory_mb(text: str) -> int:
+    value = int(text)
+    if value < MIN_MEMORY_MB:
+        raise argparse.ArgumentTypeError(f"must be at least {MIN_MEMORY_MB} MiB, not {text}")
+    return value
+
+
+def at_least_one(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return value
+
+
+def seed(text: str) -> int:
+    value = int(text)
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to 2**63 - 1, not {text}")
+    return value
 
 EXIT_CODES = """\
 exit codes:
@@ -49,11 +81,11 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def common(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("--seed", type=int, default=None,
+        sub.add_argument("--seed", type=seed, default=None,
                          help="seed for the random inputs of hidden checks (default: a fresh one, recorded in the report)")
-        sub.add_argument("--timeout", type=float, default=sandbox.Limits.call_timeout,
+        sub.add_argument("--timeout", type=positive_seconds, default=sandbox.Limits.call_timeout,
                          help="seconds one call of a student function may take (default: %(default)s)")
-        sub.add_argument("--memory-mb", type=int, default=sandbox.Limits.memory_bytes >> 20,
+        sub.add_argument("--memory-mb", type=memory_mb, default=sandbox.Limits.memory_bytes >> 20,
                          help="address-space limit of a worker in MiB (default: %(default)s)")
         sub.add_argument("--isolation", choices=("auto", *sandbox.ISOLATIONS), default="auto",
                          help="how student code is isolated (default: bubblewrap where it works)")
@@ -70,16 +102,16 @@ def build_parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
     grade.add_argument("submissions", type=Path, help="folder holding one folder per student (named by student id)")
     grade.add_argument("--out", type=Path, required=True, help="where results.json, gradebook.csv and reports/ go")
-    grade.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="students graded at once (default: %(default)s)")
+    grade.add_argument("--jobs", type=at_least_one, default=os.cpu_count() or 1, help="students graded at once (default: %(default)s)")
     grade.add_argument("--allow-unsandboxed", action="store_true",
                        help="grade even where bubblewrap is unavailable (process limits only; see README)")
     common(grade)
 
     validate = commands.add_parser("validate", help="prove the graders: reference and variants pass, mutants fail",
                                    formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
-    validate.add_argument("--seeds", type=int, default=10, help="seeds the reference and variants must pass on (default: %(default)s)")
-    validate.add_argument("--mutant-seeds", type=int, default=3, help="seeds every mutant must be caught on (default: %(default)s)")
-    validate.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: %(default)s)")
+    validate.add_argument("--seeds", type=at_least_one, default=10, help="seeds the reference and variants must pass on (default: %(default)s)")
+    validate.add_argument("--mutant-seeds", type=at_least_one, default=3, help="seeds every mutant must be caught on (default: %(default)s)")
+    validate.add_argument("--jobs", type=at_least_one, default=os.cpu_count() or 1, help="submissions graded at once (default: %(default)s)")
     common(validate)
 
     release = commands.add_parser("release", help="write the student distribution: no solutions, no hidden checks",
@@ -88,25 +120,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _isolation(requested: str, batch: bool, allow_unsandboxed: bool) -> str:
-    if requested == "bubblewrap" and not sandbox.bubblewrap_works():
-        raise GradeError("bubblewrap was requested but cannot start here (is the bubblewrap package installed?).")
-    isolation = sandbox.best_isolation() if requested == "auto" else requested
-    if batch and isolation != "bubblewrap" and not allow_unsandboxed:
-        raise SandboxRefused("bubblewrap is not available, so student code would run without namespace "
-                             "isolation; install bubblewrap or pass --allow-unsandboxed to accept process limits only.")
-    return isolation
+def _isolation(requested: str, batch: bool, allow_unsandboxed: bool) -> tuple[str, str]:
+    """The isolation to use and, under bubblewrap, the bwrap binary proved to work."""
+    search = sandbox.find_bwrap() if requested != "process" else None
+    if requested == "bubblewrap" and search.found is None:
+        raise GradeError(f"bubblewrap was requested but cannot start here: {search.reason}.")
+    if search is not None and search.found is not None:
+        return "bubblewrap", search.found.path
+    if batch and not allow_unsandboxed:
+        why = f"bubblewrap cannot start here ({search.reason})" if search else "--isolation process was chosen"
+        raise SandboxRefused(f"{why}, so student code would run without namespace isolation; fix that or pass "
+                             "--allow-unsandboxed to accept process limits only.")
+    if search is not None:
+        sys.stderr.write(f"note: student code runs without the bubblewrap sandbox (process limits only): {search.reason}.\n")
+    return "process", ""
 
 
 class SandboxRefused(GradeError):
     exit_code = 3
 
 
-def _settings(args: argparse.Namespace, isolation: str) -> Settings:
+def _settings(args: argparse.Namespace, batch: bool, allow_unsandboxed: bool = True) -> Settings:
+    """Settings for this run, once the sandbox has been proved on a known-good submission."""
+    isolation, bwrap_path = _isolation(args.isolation, batch, allow_unsandboxed)
+    limits = sandbox.Limits(call_timeout=args.timeout, memory_bytes=args.memory_mb << 20)
+    preflight.prove(isolation, limits, bwrap_path)
     reference = ROOT / "solutions"
     return Settings(graders_dir=ROOT / "graders", reference_dir=reference if reference.is_dir() else None,
                     seed=args.seed if args.seed is not None else secrets.randbelow(2**31),
-                    isolation=isolation, call_timeout=args.timeout, memory_mb=args.memory_mb)
+                    isolation=isolation, call_timeout=args.timeout, memory_mb=args.memory_mb, bwrap=bwrap_path)
 
 
 def _now() -> str:
@@ -117,10 +159,11 @@ def run_check(args: argparse.Namespace) -> int:
     folder = Path(args.folder)
     if not folder.is_dir():
         raise GradeError(f"{folder} is not a folder; pass the folder that holds your exercise files.")
-    settings = _settings(args, _isolation(args.isolation, batch=False, allow_unsandboxed=True))
+    settings = _settings(args, batch=False)
     student = grade_one(folder.resolve().name or "you", folder, settings)
-    batch = BatchResult(settings.seed, settings.isolation, (student,), __version__, _now())
-    view = report_view(student, batch.seed, batch.isolation, batch.created, batch.version)
+    batch = BatchResult(settings.seed, settings.isolation, (student,), __version__, _now(),
+                        sandbox.describe(settings.isolation, settings.bwrap))
+    view = report_view(student, batch.seed, batch.sandbox, batch.created, batch.version)
     sys.stdout.write(render_terminal(view, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ,
                                      verbose=args.verbose))
     if args.markdown:
@@ -147,14 +190,13 @@ def run_grade(args: argparse.Namespace) -> int:
     students = _students(submissions)
     if not students:
         raise GradeError(f"{submissions} holds no student folders.")
-    if args.jobs < 1:
-        raise GradeError("--jobs must be at least 1.")
-    settings = _settings(args, _isolation(args.isolation, batch=True, allow_unsandboxed=args.allow_unsandboxed))
+    settings = _settings(args, batch=True, allow_unsandboxed=args.allow_unsandboxed)
     course = load_course(settings.graders_dir)
+    described = sandbox.describe(settings.isolation, settings.bwrap)
     sys.stderr.write(f"Grading {len(students)} students on {len(course)} exercises · isolation: "
-                     f"{settings.isolation} · seed {settings.seed}\n")
+                     f"{described} · seed {settings.seed}\n")
     results = _grade_with_progress(students, settings, args.jobs)
-    batch = BatchResult(settings.seed, settings.isolation, tuple(results), __version__, _now())
+    batch = BatchResult(settings.seed, settings.isolation, tuple(results), __version__, _now(), described)
     write_batch(batch, out, ROOT / "templates")
     rows = [(s.id, f"{s.score:g}/{s.max_score:g}", s.status) for s in batch.students]
     sys.stdout.write(render_class_summary(rows, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ))
@@ -165,10 +207,7 @@ def run_grade(args: argparse.Namespace) -> int:
 def run_validate(args: argparse.Namespace) -> int:
     if not (ROOT / "solutions").is_dir():
         raise GradeError("validate needs the reference solutions, which a student release does not carry.")
-    if args.seeds < 1 or args.mutant_seeds < 1:
-        raise GradeError("--seeds and --mutant-seeds must be at least 1.")
-    settings = replace(_settings(args, _isolation(args.isolation, batch=False, allow_unsandboxed=True)),
-                       only_submitted=True)
+    settings = replace(_settings(args, batch=False), only_submitted=True)
     first = settings.seed
     result = validate(ROOT, tuple(first + i for i in range(args.seeds)),
                       tuple(first + i for i in range(args.mutant_seeds)), settings, max(args.jobs, 1),
@@ -203,10 +242,25 @@ def _grade_with_progress(students, settings, jobs):
                            lambda result: progress.update(task, advance=1, description=result.id))
 
 
+def _unknown_command(word: str) -> str | None:
+    """A one-sentence error for a mistyped command; None when ``word`` may be a folder to check."""
+    if word.startswith("-") or os.path.lexists(word):
+        return None
+    close = difflib.get_close_matches(word, COMMANDS, n=1, cutoff=0.6)
+    if close:
+        return f"unknown command {word!r}; did you mean {close[0]!r}?"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    if not argv or argv[0] not in ("check", "grade", "validate", "release", "-h", "--help", "--version"):
+    if argv and argv[0] not in (*COMMANDS, "-h", "--help", "--version"):
+        typo = _unknown_command(argv[0])
+        if typo:
+            sys.stderr.write(f"error: {typo}\n")
+            return 2
+    if not argv or argv[0] not in (*COMMANDS, "-h", "--help", "--version"):
         argv = ["check", *argv]
     try:
         args = parser.parse_args(argv)

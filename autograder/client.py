@@ -73,6 +73,8 @@ class StudentModule:
     exercise: str
     isolation: str
     limits: sandbox.Limits = field(default_factory=sandbox.Limits)
+    bwrap_path: str = ""
+    last_stderr: str = ""  # the host's words when a worker died: for the operator, never a report
     _process: object = None
     _source: str | None = None
     _problem: Exception | None = None
@@ -151,7 +153,7 @@ class StudentModule:
         except (SubmissionMissing, SubmissionUnreadable, FunctionMissing) as problem:
             self._problem = problem
             raise
-        self._process = sandbox.spawn(self.isolation, self.limits)
+        self._process = sandbox.spawn(self.isolation, self.limits, self.bwrap_path)
         request = {"op": "load", "source": self._source, "filename": self.path.name, "module": self.exercise}
         try:
             reply = self._exchange(request, self.limits.load_timeout, f"the import of {self.path.name}")
@@ -244,6 +246,13 @@ class StudentModule:
     def _crashed(self, what: str):
         process = self._process
         code = process.poll() if process else None
+        if process is not None:
+            try:
+                process.wait(timeout=1)  # its stderr is complete once it has exited
+            except Exception:  # noqa: BLE001
+                pass
+            code = process.poll()
+            self.last_stderr = sandbox.stderr_tail(process)
         self._restart()
         if code is not None and code < 0:
             reason = f"was killed by signal {-code}"

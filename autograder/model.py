@@ -75,6 +75,7 @@ class BatchResult:
     students: tuple[StudentResult, ...] = field(default_factory=tuple)
     version: str = ""
     created: str = ""
+    sandbox: str = ""  # which isolation ran the workers, as reports show it: "bubblewrap 0.11.0 (bundled)"
 
 
 def exercise_result(name: str, title: str, tests: tuple[CheckResult, ...], status: str = "graded",

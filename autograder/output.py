@@ -44,7 +44,7 @@ def write_batch(batch: BatchResult, out: Path, templates_dir: Path) -> dict[str,
     """Write every output of ``batch`` under ``out``; returns the report path per student id."""
     reports: dict[str, Path] = {}
     for student in batch.students:
-        view = report_view(student, batch.seed, batch.isolation, batch.created, batch.version)
+        view = report_view(student, batch.seed, batch.sandbox or batch.isolation, batch.created, batch.version)
         stem = report_stem(student.id)
         write_atomic(out / "reports" / f"{stem}.html", render_html(view, templates_dir))
         write_atomic(out / "reports" / f"{stem}.md", render_markdown(view, templates_dir))

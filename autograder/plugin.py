@@ -30,6 +30,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--reference", default="", help="folder of reference solutions; hidden checks are pending without it")
     group.addoption("--grade-seed", type=int, default=0, help="seed every random input derives from")
     group.addoption("--isolation", default="process", choices=sandbox.ISOLATIONS)
+    group.addoption("--bwrap", default="", help="the bwrap binary the command line proved (bubblewrap isolation)")
     group.addoption("--call-timeout", type=float, default=sandbox.Limits.call_timeout)
     group.addoption("--memory-mb", type=int, default=sandbox.Limits.memory_bytes >> 20)
 
@@ -57,7 +58,7 @@ def student(request: pytest.FixtureRequest):
     limits = sandbox.Limits(call_timeout=config.getoption("--call-timeout"),
                             memory_bytes=config.getoption("--memory-mb") << 20)
     module = StudentModule(Path(config.getoption("--submission")) / f"{exercise}.py", exercise,
-                           config.getoption("--isolation"), limits)
+                           config.getoption("--isolation"), limits, config.getoption("--bwrap"))
     yield module
     module.close()
 

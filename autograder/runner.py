@@ -32,6 +32,7 @@ class Settings:
     call_timeout: float = 3.0
     memory_mb: int = 1024
     only_submitted: bool = False  # run only the graders of files present (validating one exercise)
+    bwrap: str = ""  # the bwrap binary proved to work (bubblewrap isolation); found again if empty
 
 
 def submitted_files(folder: Path, course: tuple[Exercise, ...]) -> set[str]:
@@ -60,6 +61,7 @@ def run_pytest(submission: Path, settings: Settings) -> dict:
         "--json-report-omit", "keywords", "streams", "log", "traceback", "warnings",
         f"--submission={submission}", f"--grade-seed={settings.seed}", f"--isolation={settings.isolation}",
         f"--call-timeout={settings.call_timeout}", f"--memory-mb={settings.memory_mb}",
+        f"--bwrap={settings.bwrap}",
     ]
     if settings.reference_dir is not None:
         args.append(f"--reference={settings.reference_dir}")

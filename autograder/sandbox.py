@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import os
-import resource
 import secrets
 import shutil
 import signal
@@ -21,7 +20,15 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import bwrap
 from .cgroup import WorkerCgroup
+
+try:
+    import resource
+except ImportError:  # Windows: no rlimits; the worker still runs in its own process
+    resource = None
+
+LINUX = sys.platform.startswith("linux")
 
 WORKER_DIR = Path(__file__).resolve().parent
 WORKER_FILES = ("worker.py", "codec.py")
@@ -44,36 +51,46 @@ class Limits:
     reply_bytes: int = 32 << 20
 
 
-def _runtime_paths() -> list[str]:
-    """Folders the worker must see read-only to run Python with numpy."""
+def _runtime_paths() -> list[tuple[str, str]]:
+    """(host folder, where the worker sees it) for everything it needs read-only to run Python with numpy.
+
+    A folder is shown at its real path and, where a symlink leads to it, at the path this Python
+    knows it by too: a venv's interpreter and its pyvenv.cfg must be where ``sys.executable`` says.
+    """
     import numpy
 
     candidates = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
-                  sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
-                  str(Path(numpy.__file__).resolve().parent.parent)}
-    real = sorted({str(Path(p).resolve()) for p in candidates if p and Path(p).exists()})
+                  str(Path(sys.executable).parent), sysconfig.get_paths()["purelib"],
+                  sysconfig.get_paths()["platlib"], str(Path(numpy.__file__).resolve().parent.parent)}
+    pairs = set()
+    for given in candidates:
+        if given and Path(given).exists():
+            real = str(Path(given).resolve())
+            pairs |= {(real, real), (real, str(Path(given).absolute()))}
     # /usr is bound whole; drop what it already covers and nested duplicates.
-    kept: list[str] = []
-    for path in real:
-        if path == "/usr" or path.startswith("/usr/"):
+    kept: list[tuple[str, str]] = []
+    for real, seen in sorted(pairs, key=lambda pair: pair[1]):
+        if seen == "/usr" or seen.startswith("/usr/"):
             continue
-        if any(path.startswith(k + "/") for k in kept):
+        if any(seen.startswith(k + "/") or seen == k for _r, k in kept):
             continue
-        kept.append(path)
+        kept.append((real, seen))
     return kept
 
 
 def _python() -> str:
-    return str(Path(sys.executable).resolve())
+    # Not resolved: a venv's python is a link to the base interpreter, and only through the
+    # link does it find the venv's site-packages (numpy) instead of the base's.
+    return os.path.abspath(sys.executable)
 
 
-def _bwrap_command(python: str, limits: Limits) -> list[str]:
-    return _bwrap_prefix(limits) + [python, "-I", "-B", f"{SANDBOX_WORKER_DIR}/worker.py"]
+def _bwrap_command(bwrap_path: str, python: str, limits: Limits) -> list[str]:
+    return _bwrap_prefix(bwrap_path, limits) + [python, "-I", "-B", f"{SANDBOX_WORKER_DIR}/worker.py"]
 
 
-def _bwrap_prefix(limits: Limits = Limits()) -> list[str]:
+def _bwrap_prefix(bwrap_path: str, limits: Limits = Limits()) -> list[str]:
     command = [
-        "bwrap", "--die-with-parent", "--unshare-all", "--new-session",
+        bwrap_path, "--die-with-parent", "--unshare-all", "--new-session",
         "--uid", str(NOBODY), "--gid", str(NOBODY),
         "--ro-bind", "/usr", "/usr",
         "--proc", "/proc", "--dev", "/dev", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp", "--chdir", "/tmp",
@@ -85,8 +102,8 @@ def _bwrap_prefix(limits: Limits = Limits()) -> list[str]:
             command += ["--symlink", os.readlink(target), f"/{link}"]
         elif target.is_dir():
             command += ["--ro-bind", str(target), f"/{link}"]
-    for path in _runtime_paths():
-        command += ["--ro-bind", path, path]
+    for real, seen in _runtime_paths():
+        command += ["--ro-bind", real, seen]
     for name in WORKER_FILES:
         command += ["--ro-bind", str(WORKER_DIR / name), f"{SANDBOX_WORKER_DIR}/{name}"]
     for key, value in _worker_env().items():
@@ -107,31 +124,47 @@ def _worker_env() -> dict[str, str]:
     return env
 
 
-@functools.lru_cache(maxsize=None)
+def _probe_command(bwrap_path: str) -> list[str]:
+    return _bwrap_prefix(bwrap_path) + [_python(), "-I", "-c", "import numpy"]
+
+
+def find_bwrap() -> bwrap.Search:
+    """The bwrap that starts this Python with numpy here (system first, then bundled), or why none does."""
+    return bwrap.cached_search(_probe_command)
+
+
 def bubblewrap_works() -> bool:
-    """True when bwrap exists and can start the worker's Python here (user namespaces allowed)."""
-    if shutil.which("bwrap") is None:
-        return False
-    probe = _bwrap_prefix() + [_python(), "-I", "-c", "import numpy"]
-    try:
-        return subprocess.run(probe, capture_output=True, timeout=30).returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        return False
+    return find_bwrap().found is not None
 
 
 def best_isolation() -> str:
     return "bubblewrap" if bubblewrap_works() else "process"
 
 
-def _limit_resources(limits: Limits, count_processes: bool, group: WorkerCgroup | None) -> None:
+def describe(isolation: str, bwrap_path: str = "") -> str:
+    """The isolation record a report shows: the mode and, under bubblewrap, which bwrap."""
+    if isolation != "bubblewrap":
+        return isolation
+    found = find_bwrap().found
+    if found is None or (bwrap_path and found.path != bwrap_path):
+        return f"bubblewrap ({bwrap_path})" if bwrap_path else "bubblewrap"
+    return found.describe()
+
+
+def _limit_resources(limits: Limits, max_processes: int | None, group: WorkerCgroup | None) -> None:
     # Runs in the child between fork and exec: only async-signal-safe-ish calls.
     for kind, value in ((resource.RLIMIT_CPU, limits.cpu_seconds), (resource.RLIMIT_AS, limits.memory_bytes),
                         (resource.RLIMIT_FSIZE, limits.file_bytes), (resource.RLIMIT_CORE, 0)):
-        resource.setrlimit(kind, (value, value))
+        try:
+            resource.setrlimit(kind, (value, value))
+        except (ValueError, OSError):
+            if LINUX:
+                raise
+            # macOS refuses some limits (RLIMIT_AS above its hard maximum): best effort there.
     # Counted per real user, and root is exempt: as root in process mode the worker sets it after
     # dropping to its own uid; under bubblewrap as root only the cgroup's pids.max bounds forks.
-    if count_processes:
-        resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
+    if max_processes is not None:
+        resource.setrlimit(resource.RLIMIT_NPROC, (max_processes, max_processes))
     if group is not None:
         group.enter()
 
@@ -150,31 +183,64 @@ def _become_subreaper() -> bool:
     return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
 
 
-def spawn(isolation: str, limits: Limits) -> subprocess.Popen:
-    """Start one worker; the caller owns it and must call :func:`kill`."""
+def _is_root() -> bool:
+    return LINUX and os.getuid() == 0
+
+
+def _process_cap(isolation: str, limits: Limits) -> int | None:
+    """RLIMIT_NPROC for the worker, which the kernel counts per real uid across the whole host.
+
+    As root the count is kept by the worker itself once it has a uid of its own (process mode),
+    or by the cgroup (bubblewrap, where root is exempt). Without root the sandbox's uid is the
+    grader's own, shared with every process of that user: the cap is what the user runs now
+    plus the worker's allowance, or bwrap could not even fork its pid 1 on a busy desktop.
+    """
+    if _is_root() and isolation == "process":
+        return None
+    if isolation == "bubblewrap" and LINUX:
+        return _tasks_of(os.getuid()) + limits.processes + 2
+    return limits.processes
+
+
+def spawn(isolation: str, limits: Limits, bwrap_path: str = "") -> subprocess.Popen:
+    """Start one worker; the caller owns it and must call :func:`kill`.
+
+    Its stderr goes to an unlinked file: before the worker's own imports are done it holds the
+    host's reasons (no numpy, bwrap refused), which :func:`stderr_tail` shows the operator.
+    """
     jail = uid = None
     if isolation == "bubblewrap":
-        command = _bwrap_command(_python(), limits)
+        if not bwrap_path:
+            found = find_bwrap().found
+            if found is None:
+                raise OSError(f"bubblewrap cannot start here: {find_bwrap().reason}")
+            bwrap_path = found.path
+        command = _bwrap_command(bwrap_path, _python(), limits)
         env = None
     elif isolation == "process":
-        _become_subreaper()
+        if LINUX:
+            _become_subreaper()
         command = [_python(), "-I", "-B", str(WORKER_DIR / "worker.py")]
         env = _worker_env()
-        if os.getuid() == 0:
+        if _is_root():
             jail = tempfile.mkdtemp(prefix="grader-jail-")
             uid = 200_000 + secrets.randbelow(800_000)
             env["GRADER_DROP_PRIVILEGES"] = f"{uid}:{limits.processes}:{jail}"
-        else:
+        elif LINUX:
             env["GRADER_LEAVE_NETWORK"] = "1"
     else:
         raise ValueError(f"unknown isolation {isolation!r}")
     # The tree's memory: the worker, a few children of its own, and its private /tmp.
-    group = WorkerCgroup.create(2 * limits.memory_bytes + limits.tmp_bytes, limits.processes + 4)
+    group = WorkerCgroup.create(2 * limits.memory_bytes + limits.tmp_bytes, limits.processes + 4) if LINUX else None
+    stderr = tempfile.TemporaryFile()
+    posix = os.name == "posix"
     process = subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        env=env, cwd="/" if isolation == "process" else None, start_new_session=True,
-        preexec_fn=functools.partial(_limit_resources, limits, isolation == "bubblewrap" or os.getuid() != 0, group), close_fds=True,
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+        env=env, cwd="/" if isolation == "process" and posix else None, start_new_session=posix,
+        preexec_fn=functools.partial(_limit_resources, limits, _process_cap(isolation, limits), group)
+        if resource is not None else None, close_fds=True,
     )
+    process.stderr_file = stderr
     process.jail = jail  # removed again by kill()
     process.group = group
     process.worker_uid = uid if jail else None  # everything running as it is killed by kill()
@@ -197,6 +263,21 @@ def _process_table() -> list[tuple[int, int, int, str]]:
             continue
         table.append((int(entry), int(fields[1]), int(uid_line.split()[1]), fields[0].decode()))
     return table
+
+
+def _tasks_of(uid: int) -> int:
+    """How many tasks (threads included, as RLIMIT_NPROC counts them) run as ``uid``."""
+    count = 0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/status", "rb") as handle:
+                    fields = dict(line.split(b":", 1) for line in handle if line[:4] in (b"Uid:", b"Thre"))
+                if int(fields[b"Uid"].split()[0]) == uid:
+                    count += int(fields[b"Threads"])
+            except (OSError, KeyError, ValueError):
+                continue
+    return count
 
 
 def _sweep(uid: int) -> None:
@@ -224,11 +305,25 @@ def _sweep(uid: int) -> None:
             return
 
 
+def stderr_tail(process: subprocess.Popen, limit: int = 2000) -> str:
+    """The end of what the worker wrote to stderr (the host's reasons when it could not start)."""
+    stream = getattr(process, "stderr_file", None)
+    if stream is None:
+        return ""
+    try:
+        size = stream.seek(0, os.SEEK_END)
+        stream.seek(max(0, size - limit))
+        return stream.read(limit).decode("utf-8", "replace").strip()
+    except (OSError, ValueError):
+        return ""
+
+
 def kill(process: subprocess.Popen) -> None:
     """End the worker and everything it started: its whole process group, then reap it."""
     _LIVE_WORKERS.discard(process.pid)
     try:
-        os.killpg(process.pid, signal.SIGKILL)
+        if hasattr(os, "killpg"):
+            os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
     try:
@@ -251,3 +346,6 @@ def kill(process: subprocess.Popen) -> None:
         _sweep(process.worker_uid)
     if getattr(process, "jail", None):
         shutil.rmtree(process.jail, ignore_errors=True)
+    stream = getattr(process, "stderr_file", None)
+    if stream is not None:
+        stream.close()

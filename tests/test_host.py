@@ -1,0 +1,281 @@
+"""The host is proved before anyone is graded; settings that cannot work are refused, not blamed on students."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograder import bwrap, cgroup, cli, preflight, sandbox
+from conftest import ROOT
+
+CORRECT = ROOT / "examples" / "class" / "amara_okafor"
+
+
+def run(capsys, *argv):
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def python_without_numpy(tmp_path, monkeypatch):
+    """The worker's interpreter, as a venv's base Python would be: numpy will not import in it."""
+    wrapper = tmp_path / "python-without-numpy"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f'exec "{sys.executable}" -I -B -c "import sys, runpy; sys.modules[\'numpy\'] = None; '
+        f'sys.argv = sys.argv[-1:]; runpy.run_path(sys.argv[0], run_name=\'__main__\')" "$@"\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setattr(sandbox, "_python", lambda: str(wrapper))
+
+
+def test_a_worker_that_cannot_import_numpy_stops_check_with_exit_2(capsys, python_without_numpy, tmp_path):
+    code, out, err = run(capsys, "check", str(CORRECT), "--isolation", "process", "--json", str(tmp_path / "r.json"))
+    assert code == 2
+    assert err.startswith("error: the sandboxed worker (process) cannot import numpy")
+    assert "| ImportError" in err or "| ModuleNotFoundError" in err  # the worker's own words follow
+    assert out == "" and not (tmp_path / "r.json").exists()
+
+
+def test_a_worker_that_cannot_import_numpy_grades_nobody(capsys, python_without_numpy, tmp_path):
+    submissions = tmp_path / "class"
+    shutil.copytree(CORRECT, submissions / "amara")
+    code, _, err = run(capsys, "grade", str(submissions), "--out", str(tmp_path / "out"),
+                       "--isolation", "process", "--allow-unsandboxed")
+    assert code == 2 and "cannot import numpy" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_memory_limit_too_small_for_numpy_is_the_hosts_problem(capsys, tmp_path):
+    submissions = tmp_path / "class"
+    shutil.copytree(CORRECT, submissions / "amara")
+    code, _, err = run(capsys, "grade", str(submissions), "--out", str(tmp_path / "out"), "--memory-mb", "70",
+                       "--isolation", "process", "--allow-unsandboxed")
+    assert code == 2
+    assert "cannot start numpy within --memory-mb 70" in err
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("option, value, words", [
+    ("--timeout", "-1", "positive number of seconds"),
+    ("--timeout", "0", "positive number of seconds"),
+    ("--timeout", "nan", "positive number of seconds"),
+    ("--memory-mb", "10", "at least 64 MiB"),
+    ("--jobs", "0", "at least 1"),
+    ("--seed", "-5", "from 0 to"),
+])
+def test_impossible_settings_are_refused_when_parsed(capsys, tmp_path, option, value, words):
+    code, out, err = run(capsys, "grade", str(ROOT / "examples" / "class"), "--out", str(tmp_path / "out"),
+                         option, value)
+    assert code == 2 and words in err and out == ""
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("typo, meant", [("chek", "check"), ("grdae", "grade"), ("validat", "validate"),
+                                         ("relase", "release")])
+def test_a_mistyped_command_suggests_the_nearest(capsys, monkeypatch, tmp_path, typo, meant):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, typo)
+    assert code == 2
+    assert err == f"error: unknown command {typo!r}; did you mean {meant!r}?\n"
+
+
+def test_a_folder_named_like_a_command_is_still_checked(capsys, monkeypatch, tmp_path):
+    (tmp_path / "chek").mkdir()
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "chek", "--isolation", "process")
+    assert code == 1 and "Gradient kit: chek" in out
+
+
+def test_the_worker_runs_the_graders_python_not_its_resolved_base():
+    # A venv's bin/python is a link to the base interpreter; resolving it loses the venv.
+    assert sandbox._python() == os.path.abspath(sys.executable)
+    seen = {where for _real, where in sandbox._runtime_paths()}
+    assert any(os.path.abspath(sys.executable).startswith(path + "/") or path.startswith("/usr")
+               for path in seen | {"/usr"})
+
+
+def test_a_venv_python_link_is_shown_where_the_venv_says(tmp_path, monkeypatch):
+    real = tmp_path / "real-venv"
+    (real / "bin").mkdir(parents=True)
+    link = tmp_path / "linked-venv"
+    link.symlink_to(real)
+    monkeypatch.setattr(sys, "prefix", str(link))
+    pairs = set(sandbox._runtime_paths())
+    assert (str(real.resolve()), str(link)) in pairs
+
+
+def fake_bwrap(folder: Path, name: str, exit_code: int, stderr: str = "") -> str:
+    path = folder / name
+    path.write_text(f"#!/bin/sh\n[ \"$1\" = --version ] && echo 'bubblewrap 9.9.{exit_code}' && exit 0\n"
+                    f"echo '{stderr}' >&2\nexit {exit_code}\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return str(path)
+
+
+def test_a_working_system_bwrap_is_preferred_to_the_bundled_one(tmp_path, monkeypatch):
+    system, bundled = fake_bwrap(tmp_path, "system", 0), fake_bwrap(tmp_path, "bundled", 0)
+    monkeypatch.setattr(bwrap, "candidates", lambda: [(system, "system"), (bundled, "bundled")])
+    monkeypatch.setattr(sys, "platform", "linux")
+    found = bwrap.search(lambda path: [path, "--probe"]).found
+    assert (found.path, found.origin, found.describe()) == (system, "system", "bubblewrap 9.9.0 (system)")
+
+
+def test_the_bundled_bwrap_is_used_where_the_system_one_fails(tmp_path, monkeypatch):
+    system, bundled = fake_bwrap(tmp_path, "system", 1, "bwrap: setuid broken"), fake_bwrap(tmp_path, "bundled", 0)
+    monkeypatch.setattr(bwrap, "candidates", lambda: [(system, "system"), (bundled, "bundled")])
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert bwrap.search(lambda path: [path]).found.origin == "bundled"
+
+
+@pytest.mark.parametrize("knob, value, words", [
+    ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1", "kernel.apparmor_restrict_unprivileged_userns=0"),
+    ("/proc/sys/kernel/unprivileged_userns_clone", "0", "kernel.unprivileged_userns_clone=1"),
+    ("/proc/sys/user/max_user_namespaces", "0", "user.max_user_namespaces"),
+])
+def test_when_no_bwrap_can_start_the_reason_names_the_fix(tmp_path, monkeypatch, knob, value, words):
+    broken = fake_bwrap(tmp_path, "broken", 1, "bwrap: No permissions to creating new namespace")
+    monkeypatch.setattr(bwrap, "candidates", lambda: [(broken, "bundled")])
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setattr(bwrap, "_read", lambda path: value if path == knob else "")
+    search = bwrap.search(lambda path: [path])
+    assert search.found is None and words in search.reason
+
+
+def test_an_unexplained_bwrap_failure_quotes_bwrap(tmp_path, monkeypatch):
+    broken = fake_bwrap(tmp_path, "broken", 1, "bwrap: something odd")
+    monkeypatch.setattr(bwrap, "candidates", lambda: [(broken, "bundled")])
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setattr(bwrap, "_read", lambda path: "")
+    assert bwrap.search(lambda path: [path]).reason == "bwrap could not start the worker (bwrap: something odd)"
+
+
+def test_off_linux_there_is_no_bubblewrap_and_check_says_so_in_one_line(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert bwrap.search(lambda path: [path]) == bwrap.Search(None, "bubblewrap needs Linux and this is darwin")
+    monkeypatch.setattr(sandbox, "find_bwrap", lambda: bwrap.Search(None, "bubblewrap needs Linux and this is darwin"))
+    isolation = cli._isolation("auto", batch=False, allow_unsandboxed=True)
+    assert isolation == ("process", "")
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bubblewrap needs Linux and this is darwin" in err
+
+
+def test_a_batch_without_a_working_bwrap_is_refused_with_the_reason(capsys, tmp_path, monkeypatch):
+    (tmp_path / "class" / "ada").mkdir(parents=True)
+    monkeypatch.setattr(sandbox, "find_bwrap", lambda: bwrap.Search(None, "user namespaces are switched off"))
+    code, _, err = run(capsys, "grade", str(tmp_path / "class"), "--out", str(tmp_path / "out"))
+    assert code == 3 and "user namespaces are switched off" in err and "--allow-unsandboxed" in err
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.skipif(not sandbox.bubblewrap_works(), reason="needs a working bwrap")
+def test_the_isolation_record_names_the_bwrap_used(capsys, tmp_path):
+    code, out, _ = run(capsys, "check", str(CORRECT), "--json", str(tmp_path / "r.json"), "--seed", "1")
+    found = sandbox.find_bwrap().found
+    record = json.loads((tmp_path / "r.json").read_text())
+    assert code == 0
+    assert record["isolation"] == "bubblewrap" and record["sandbox"] == found.describe()
+    assert f"isolation: {found.describe()}" in out
+
+
+def test_the_probe_passes_on_a_healthy_host():
+    preflight.prove("process", sandbox.Limits())  # raises HostProblem otherwise
+
+
+def fake_cgroup2(tmp_path: Path, subtree: str = "") -> Path:
+    root = tmp_path / "cgroup"
+    root.mkdir()
+    (root / "cgroup.controllers").write_text("cpuset cpu io memory pids\n")
+    (root / "cgroup.subtree_control").write_text("memory pids\n")
+    (root / "cgroup.procs").write_text("1\n")
+    return root
+
+
+def test_cgroup2_as_root_makes_a_bounded_group_under_the_kit_folder(tmp_path, monkeypatch):
+    root = fake_cgroup2(tmp_path)
+    monkeypatch.setattr(cgroup.os, "getuid", lambda: 0)
+    monkeypatch.delenv(cgroup.DELEGATED_ENV, raising=False)
+    group = cgroup.WorkerCgroup.create(3 << 30, 12, root=root)
+    assert group.version == 2 and len(group.folders) == 1
+    folder = group.folders[0]
+    assert folder.parent == root / "gradient-kit"
+    assert (folder / "memory.max").read_text() == str(3 << 30)
+    assert (folder / "pids.max").read_text() == "12"
+    # the kit folder's children get both controllers
+    assert set((root / "gradient-kit" / "cgroup.subtree_control").read_text().split()) == {"+pids", "+memory"}
+
+
+def test_cgroup2_enter_members_and_kill_all_use_the_v2_files(tmp_path, monkeypatch):
+    root = fake_cgroup2(tmp_path)
+    monkeypatch.setattr(cgroup.os, "getuid", lambda: 0)
+    group = cgroup.WorkerCgroup.create(1 << 30, 8, root=root)
+    group.enter()
+    assert group.members() == {os.getpid()}
+    (group.folders[0] / "cgroup.procs").write_text("")  # the kernel empties it once cgroup.kill has acted
+    killed = []
+    monkeypatch.setattr(cgroup.os, "kill", lambda pid, sig: killed.append(pid))
+    group.kill_all()
+    assert (group.folders[0] / "cgroup.kill").read_text() == "1"
+    assert killed == []
+
+
+def test_cgroup2_kill_all_signals_members_the_kernel_did_not_kill(tmp_path, monkeypatch):
+    root = fake_cgroup2(tmp_path)
+    monkeypatch.setattr(cgroup.os, "getuid", lambda: 0)
+    group = cgroup.WorkerCgroup.create(1 << 30, 8, root=root)
+    procs = group.folders[0] / "cgroup.procs"
+    procs.write_text("4242\n")
+    killed = []
+
+    def fake_kill(pid, sig):
+        killed.append((pid, sig))
+        procs.write_text("")
+    monkeypatch.setattr(cgroup.os, "kill", fake_kill)
+    group.kill_all()
+    assert killed == [(4242, cgroup.signal.SIGKILL)]
+
+
+def test_cgroup2_without_root_uses_only_a_delegated_subtree(tmp_path, monkeypatch):
+    root = fake_cgroup2(tmp_path)
+    monkeypatch.setattr(cgroup.os, "getuid", lambda: 1000)
+    monkeypatch.delenv(cgroup.DELEGATED_ENV, raising=False)
+    assert cgroup.WorkerCgroup.create(1 << 30, 8, root=root) is None
+    delegated = root / "user.slice" / "grading"
+    delegated.mkdir(parents=True)
+    (delegated / "cgroup.subtree_control").write_text("memory pids\n")
+    monkeypatch.setenv(cgroup.DELEGATED_ENV, str(delegated))
+    group = cgroup.WorkerCgroup.create(1 << 30, 8, root=root)
+    assert group.folders[0].parent == delegated and (group.folders[0] / "pids.max").read_text() == "8"
+
+
+def test_cgroup2_that_cannot_be_written_means_no_group(tmp_path, monkeypatch):
+    root = fake_cgroup2(tmp_path)
+    monkeypatch.setattr(cgroup.os, "getuid", lambda: 0)
+    root.chmod(0o555)
+    try:
+        if os.access(root, os.W_OK):
+            pytest.skip("root ignores the folder's mode here")
+        assert cgroup.WorkerCgroup.create(1 << 30, 8, root=root) is None
+    finally:
+        root.chmod(0o755)
+
+
+def test_cgroup1_is_still_used_where_the_host_has_it(tmp_path, monkeypatch):
+    root = tmp_path / "v1"
+    for controller in ("pids", "memory"):
+        (root / controller / "parent").mkdir(parents=True)
+        (root / controller / "cgroup.procs").write_text("")
+    proc = tmp_path / "proc-cgroup"
+    proc.write_text("8:pids:/parent\n4:memory:/parent\n0::/\n")
+    monkeypatch.setattr(cgroup.os, "getuid", lambda: 0)
+    group = cgroup.WorkerCgroup.create(5 << 20, 9, root=root, proc_cgroup=proc)
+    assert group.version == 1
+    pids, memory = group.folders
+    assert pids.parent == root / "pids" / "parent" and (pids / "pids.max").read_text() == "9"
+    assert (memory / "memory.limit_in_bytes").read_text() == str(5 << 20)
