@@ -28,6 +28,7 @@ ATTACKS = sorted(p.name for p in ATTACKS_DIR.iterdir() if p.is_dir())
 SEED = 99
 RUN_BOUND_SECONDS = 900
 MODES = ["bubblewrap", "process"]
+AS_ROOT = os.getuid() == 0
 BAD_FILES = {
     "bad_huge_file": "is 52.4 MB; a solution file must be under 1 MB",
     "bad_undecodable": "is not UTF-8 text",
@@ -120,7 +121,13 @@ def fill(text: str, values: dict[str, str]) -> str:
     return text
 
 
-def build_class(root: Path, values: dict[str, str]) -> Path:
+def claimed(attack: str, mode: str) -> bool:
+    """Whether the README claims this mode contains the attack: without root the fallback has limits only."""
+    meta = json.loads((ATTACKS_DIR / attack / "attack.json").read_text())
+    return mode == "bubblewrap" or AS_ROOT or not meta.get("needs_isolation")
+
+
+def build_class(root: Path, values: dict[str, str], mode: str = "bubblewrap") -> Path:
     submissions = root / "class"
     alice = submissions / "honest_alice"
     alice.mkdir(parents=True)
@@ -133,7 +140,7 @@ def build_class(root: Path, values: dict[str, str]) -> Path:
     (bob / "scalar_chain.py").write_text(
         "def scalar_gradient_chain(depth, layer_scale):\n    g = 1.0\n    for _ in range(depth):\n"
         "        g *= layer_scale\n    return g\n")
-    for attack in ATTACKS:
+    for attack in (a for a in ATTACKS if claimed(a, mode)):
         folder = submissions / attack
         folder.mkdir()
         meta = json.loads((ATTACKS_DIR / attack / "attack.json").read_text())
@@ -202,7 +209,7 @@ def arena(request, tmp_path_factory):
     values = {"__PORT__": str(listener.port), "__REPO__": str(ROOT), "__OUT__": str(out),
               "__CANARY__": str(canary)}
     values["__CLASS__"] = str(root / "class")
-    submissions = build_class(root, values)
+    submissions = build_class(root, values, mode)
     before_repo, before_class, before_shm = snapshot(ROOT), snapshot(submissions), shared_memory()
     try:
         completed = grade(submissions, out, mode, tag=f"attack-suite-{os.getpid()}-{mode}")
@@ -222,8 +229,14 @@ def test_the_run_finishes_and_records_its_isolation(arena):
     assert f"isolation: {arena['mode']}" in arena["completed"].stderr
 
 
+def skip_unclaimed(arena: dict, attack: str) -> None:
+    if not claimed(attack, arena["mode"]):
+        pytest.skip(f"{attack} needs namespaces or a uid of its own, which the fallback lacks without root")
+
+
 @pytest.mark.parametrize("attack", ATTACKS)
 def test_attacked_exercise_gets_no_unearned_marks(arena, attack):
+    skip_unclaimed(arena, attack)
     meta = json.loads((ATTACKS_DIR / attack / "attack.json").read_text())
     exercise = next(e for e in arena["results"][attack]["exercises"] if e["name"] == meta["exercise"])
     if not meta["genuinely_correct"]:
@@ -234,6 +247,7 @@ def test_attacked_exercise_gets_no_unearned_marks(arena, attack):
 
 @pytest.mark.parametrize("attack", ATTACKS)
 def test_attackers_other_exercise_is_graded_as_if_honest(arena, baseline, attack):
+    skip_unclaimed(arena, attack)
     meta = json.loads((ATTACKS_DIR / attack / "attack.json").read_text())
     other = "scalar_chain" if meta["exercise"] == "residual" else "residual"
     assert verdicts(arena["results"][attack])[other] == verdicts(baseline["honest_alice"])[other]
@@ -263,7 +277,8 @@ def test_nothing_outside_the_output_folder_changed(arena):
 def test_attackers_cannot_write_into_the_output_folder(arena):
     out = arena["out"]
     assert sorted(p.name for p in out.iterdir()) == ["gradebook.csv", "reports", "results.json"]
-    assert "100/100" not in (out / "reports" / "write_results.html").read_text()
+    if claimed("write_results", arena["mode"]):
+        assert "100/100" not in (out / "reports" / "write_results.html").read_text()
     assert "write_results,100" not in (out / "gradebook.csv").read_text()
 
 
