@@ -156,7 +156,15 @@ def run_check(args: argparse.Namespace) -> int:
 
 def _students(submissions: Path) -> list[tuple[str, Path]]:
     entries = sorted(p for p in submissions.iterdir() if not p.name.startswith("."))
-    return [(p.name, p) for p in entries if p.is_dir() or p.is_symlink()]
+    students = [(p.name, p) for p in entries if p.is_dir() or p.is_symlink()]
+    for student_id, _folder in students:
+        try:
+            student_id.encode("utf-8")
+        except UnicodeEncodeError:  # results.json and the gradebook are UTF-8: say so before grading anyone
+            shown = student_id.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            raise GradeError(f"the student folder {shown!r} in {submissions} has a name that is not valid UTF-8; "
+                             f"rename it.") from None
+    return students
 
 
 def _select(students: list[tuple[str, Path]], only: list[str] | None, submissions: Path) -> list[tuple[str, Path]]:
@@ -199,8 +207,9 @@ def run_grade(args: argparse.Namespace) -> int:
     sys.stderr.write(f"Grading {len(students)} students on {len(course)} exercises · isolation: "
                      f"{settings.isolation} · seed {settings.seed}"
                      f"{f' · keeping {kept} stored results in {out}' if kept else ''}\n")
+    results = _grade_with_progress(students, settings, args.jobs)
     graded_at = _now()
-    results = [replace(r, graded=graded_at) for r in _grade_with_progress(students, settings, args.jobs)]
+    results = [replace(r, graded=graded_at) for r in results]
     with locked(out):
         # Another run may have written here while this one graded: merge with what is there now.
         stored = None if args.fresh else read_stored(out)

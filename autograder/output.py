@@ -13,7 +13,6 @@ import secrets
 from pathlib import Path
 from typing import Iterator
 
-from .errors import GradeError
 from .model import BatchResult
 from .names import REPORTS, name_key, report_stems
 from .render.documents import render_html, render_markdown
@@ -49,17 +48,14 @@ def write_atomic(path: Path, text: str) -> None:
 
 @contextlib.contextmanager
 def locked(out: Path) -> Iterator[None]:
-    """Hold ``out`` for this process alone, so two runs into one folder cannot drop each other's students."""
+    """Hold ``out`` for this process alone; a second run into it waits here, then merges with the first."""
     out.mkdir(parents=True, exist_ok=True)
     if fcntl is None:
         yield
         return
     handle = os.open(out, os.O_RDONLY)
     try:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise GradeError(f"another grade run is writing to {out}; wait for it to finish and run again.") from None
+        fcntl.flock(handle, fcntl.LOCK_EX)  # released when the handle closes
         yield
     finally:
         os.close(handle)

@@ -24,6 +24,11 @@ def read_stored(out: Path) -> BatchResult | None:
     if not out.is_dir():
         raise GradeError(f"{out} exists and is not a folder.")
     results = out / "results.json"
+    for name in ("reports", "results.json", "gradebook.csv"):
+        expected_dir = name == "reports"
+        if (out / name).exists() and (out / name).is_dir() != expected_dir:
+            raise GradeError(f"{out / name} is {'not ' if expected_dir else ''}a folder, so {out} cannot take "
+                             f"the grading results; choose another output folder.")
     if not results.exists() and not results.is_symlink():
         if any(out.iterdir()):
             raise GradeError(f"{out} is not empty and holds no results.json from an earlier grade run; "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import stat
@@ -13,7 +14,7 @@ import pytest
 from autograder.errors import GradeError
 from autograder.model import BatchResult, CheckResult, ResultsFormatError, batch_from_dict, exercise_result, student_result
 from autograder.names import name_key, report_stems
-from autograder.output import write_atomic, write_batch
+from autograder.output import locked, write_atomic, write_batch
 from autograder.render.tables import render_json
 from autograder.stored import RunIdentity, check_mergeable, merge, read_stored
 from conftest import ROOT
@@ -214,5 +215,31 @@ def test_a_folder_that_is_not_the_kits_is_refused(tmp_path):
         read_stored(tmp_path)
     (tmp_path / "thesis.tex").unlink()
     (tmp_path / "results.json").mkdir()
+    with pytest.raises(GradeError, match="results.json is a folder"):
+        read_stored(tmp_path)
+    (tmp_path / "results.json").rmdir()
+    (tmp_path / "reports").write_text("a file where the reports go")
+    with pytest.raises(GradeError, match="reports is not a folder"):
+        read_stored(tmp_path)
+
+
+def test_results_that_cannot_be_opened_are_refused(tmp_path):
+    (tmp_path / "results.json").symlink_to(tmp_path / "nowhere")
     with pytest.raises(GradeError, match="cannot be read"):
         read_stored(tmp_path)
+
+
+def test_a_folder_is_held_while_a_run_writes_it(tmp_path):
+    def held() -> bool:
+        handle = os.open(tmp_path / "out", os.O_RDONLY)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return False
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(handle)
+
+    with locked(tmp_path / "out"):
+        assert held()
+    assert not held()
