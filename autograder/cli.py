@@ -20,7 +20,7 @@ from . import __version__, sandbox
 from .errors import GradeError
 from .model import BatchResult, load_course
 from .output import locked, write_atomic, write_batch
-from .stored import RunIdentity, check_mergeable, merge, read_stored
+from .stored import RunIdentity, check_mergeable, check_writable, merge, read_stored
 from .release import build_release
 from .render.validation import render_validation
 from .validate import validate
@@ -194,6 +194,7 @@ def run_grade(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise GradeError("--jobs must be at least 1.")
     stored = read_stored(out)  # even --fresh never overwrites a folder that is not the kit's
+    check_writable(out)
     if args.fresh:
         stored = None
     settings = _settings(args, _isolation(args.isolation, batch=True, allow_unsandboxed=args.allow_unsandboxed))
@@ -210,18 +211,24 @@ def run_grade(args: argparse.Namespace) -> int:
     results = _grade_with_progress(students, settings, args.jobs)
     graded_at = _now()
     results = [replace(r, graded=graded_at) for r in results]
-    with locked(out):
-        # Another run may have written here while this one graded: merge with what is there now.
-        stored = None if args.fresh else read_stored(out)
-        if stored is not None:
-            check_mergeable(stored, out, settings.seed, run)
-        batch = merge(stored, results, BatchResult(settings.seed, settings.isolation, (), __version__, graded_at))
-        write_batch(batch, out, ROOT / "templates")
+    batch = _write_merged(out, results, BatchResult(settings.seed, settings.isolation, (), __version__, graded_at),
+                          run, args.fresh)
     rows = [(s.id, f"{s.score:g}/{s.max_score:g}", s.status) for s in results]
     sys.stdout.write(render_class_summary(rows, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ))
     sys.stdout.write(f"Wrote {out / 'results.json'}, {out / 'gradebook.csv'} and {len(batch.students)} reports "
                      f"in {out / 'reports'} ({len(results)} graded now, {len(batch.students) - len(results)} kept).\n")
     return 0
+
+
+def _write_merged(out: Path, results: list, run_batch: BatchResult, run: RunIdentity, fresh: bool) -> BatchResult:
+    with locked(out):
+        # Another run may have written here while this one graded: merge with what is there now.
+        stored = None if fresh else read_stored(out)
+        if stored is not None:
+            check_mergeable(stored, out, run_batch.seed, run)
+        batch = merge(stored, results, run_batch)
+        write_batch(batch, out, ROOT / "templates")
+    return batch
 
 
 def run_validate(args: argparse.Namespace) -> int:

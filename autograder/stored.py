@@ -8,6 +8,7 @@ is refused; a results.json that cannot be read is refused too, never overwritten
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -53,6 +54,17 @@ def read_stored(out: Path) -> BatchResult | None:
                          f"output folder.") from None
 
 
+def check_writable(out: Path) -> None:
+    """Refuse before grading, not after, a folder whose results could not be written."""
+    existing = out
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    for folder in (existing, out / "reports"):
+        if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
+            raise GradeError(f"{folder} is not writable for you, so the results could not be saved; choose "
+                             f"another output folder or change its permissions.")
+
+
 def _reason(error: Exception) -> str:
     if isinstance(error, json.JSONDecodeError):
         return f"not valid JSON at line {error.lineno}, column {error.colno}"
@@ -92,6 +104,7 @@ def check_mergeable(stored: BatchResult, out: Path, seed: int, run: RunIdentity)
 
 def merge(stored: BatchResult | None, graded: list[StudentResult], template: BatchResult) -> BatchResult:
     """``template``'s run with ``graded`` replacing or joining the stored students, sorted by id."""
-    students = {s.id: s for s in (stored.students if stored else ())}
+    # Results from a kit that stamped no time per student were all graded when their batch was.
+    students = {s.id: replace(s, graded=s.graded or stored.created) for s in (stored.students if stored else ())}
     students.update((s.id, s) for s in graded)
     return replace(template, students=tuple(students[i] for i in sorted(students)))

@@ -306,3 +306,15 @@ def test_a_student_folder_name_that_is_not_utf8_is_refused_before_grading(capsys
     code, _, err = run(capsys, "grade", str(tmp_path / "class"), "--out", str(tmp_path / "out"), *FAST)
     assert code == 2 and "not valid UTF-8" in err and "bad\ufffdname" in err and err.count("\n") == 1
     assert not (tmp_path / "out").exists()
+
+
+def test_an_output_folder_that_cannot_be_written_is_refused_before_grading(capsys, tmp_path, monkeypatch):
+    from autograder import stored as stored_module
+    (tmp_path / "class" / "ada").mkdir(parents=True)
+    (tmp_path / "locked").mkdir()
+    # Root may write anywhere, so the permission answer is faked; what is tested is the refusal.
+    monkeypatch.setattr(stored_module.os, "access", lambda path, mode: str(path) != str(tmp_path / "locked"))
+    monkeypatch.setattr(cli, "grade_batch", lambda *a, **k: pytest.fail("graded although nothing could be saved"))
+    code, _, err = run(capsys, "grade", str(tmp_path / "class"), "--out", str(tmp_path / "locked" / "out"), *FAST)
+    assert code == 2 and "is not writable" in err and err.count("\n") == 1
+    assert not (tmp_path / "locked" / "out").exists()

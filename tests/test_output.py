@@ -134,7 +134,7 @@ def test_merge_keeps_stored_students_and_replaces_regraded_ones():
     merged = merge(stored, regraded, replace(stored, students=(), created="later"))
     assert [s.id for s in merged.students] == ["ada", "ben", "cy", "dee"]
     assert merged.students[0].score == 2.0 and merged.students[0].graded == "later"
-    assert merged.students[1] == stored.students[0]
+    assert merged.students[1] == replace(stored.students[0], graded=stored.created)
 
 
 def test_merge_into_nothing_is_the_run_itself():
@@ -173,6 +173,8 @@ def test_results_from_a_kit_without_the_marker_are_still_read(tmp_path):
         del s["graded"]
     (tmp_path / "results.json").write_text(json.dumps(data))
     assert read_stored(tmp_path) == batch("ada")
+    merged = merge(read_stored(tmp_path), [], batch())
+    assert merged.students[0].graded == batch().created  # a kept student keeps the time it was graded
 
 
 @pytest.mark.parametrize("content, words", [
