@@ -40,12 +40,11 @@ def read_stored(out: Path) -> BatchResult | None:
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
         raise GradeError(f"{results} cannot be read ({_reason(error)}); restore or remove it, or choose "
                          f"another output folder.") from None
-    if not isinstance(data, dict) or ("kit" not in data and set(data) != _BATCH_FIELDS):
+    legacy = isinstance(data, dict) and "kit" not in data and set(data) == _BATCH_FIELDS
+    if not legacy and not (isinstance(data, dict) and data.get("kit") == RESULTS_MARKER["kit"]):
         raise GradeError(f"{results} was not written by the gradient kit; choose another output folder.")
-    if "kit" in data and data.get("kit") != RESULTS_MARKER["kit"]:
-        raise GradeError(f"{results} was not written by the gradient kit; choose another output folder.")
-    if "kit" in data and data.get("format") != RESULTS_MARKER["format"]:
-        raise GradeError(f"{results} has format {data.get('format')!r}, which this kit (format "
+    if not legacy and data.get("format") != RESULTS_MARKER["format"]:
+        raise GradeError(f"{results} has format {repr(data.get('format'))[:20]}, which this kit (format "
                          f"{RESULTS_MARKER['format']}) cannot read; use the kit that wrote it or another folder.")
     try:
         return batch_from_dict(data)

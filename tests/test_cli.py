@@ -29,7 +29,8 @@ def test_help_documents_commands_and_exit_codes(capsys):
 def test_grade_help_documents_its_options(capsys):
     code, out, _ = run(capsys, "grade", "--help")
     assert code == 0
-    for option in ("--out", "--seed", "--jobs", "--timeout", "--memory-mb", "--isolation", "--allow-unsandboxed"):
+    for option in ("--out", "--only", "--fresh", "--seed", "--jobs", "--timeout", "--memory-mb", "--isolation",
+                   "--allow-unsandboxed", "merges by student id", "percent"):
         assert option in out
 
 
