@@ -10,7 +10,6 @@ import argparse
 import datetime as dt
 import difflib
 import itertools
-import math
 import os
 import secrets
 import sys
@@ -18,9 +17,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import __version__, preflight, sandbox
+from .options import at_least_one, call_seconds, memory_mb, seed
 from .errors import GradeError
 from .model import BatchResult, load_course
-from .output import locked, write_atomic, write_batch
+from .output import check_writable_file, locked, write_atomic, write_batch
 from .stored import RunIdentity, check_mergeable, check_writable, merge, read_stored
 from .release import build_release
 from .render.validation import render_validation
@@ -33,35 +33,7 @@ from .view import report_view
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMANDS = ("check", "grade", "validate", "release")
-MIN_MEMORY_MB = 64  # below this nothing imports; whether numpy fits is proved by the preflight probe
-
-
-def positive_seconds(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
-    return value
-
-
-def memory_mb(text: str) -> int:
-    value = int(text)
-    if value < MIN_MEMORY_MB:
-        raise argparse.ArgumentTypeError(f"must be at least {MIN_MEMORY_MB} MiB, not {text}")
-    return value
-
-
-def at_least_one(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
-    return value
-
-
-def seed(text: str) -> int:
-    value = int(text)
-    if not 0 <= value < 2**63:
-        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to 2**63 - 1, not {text}")
-    return value
+DEFAULT_FOLDER = "exercises"
 
 EXIT_CODES = """\
 exit codes:
@@ -99,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--seed", type=seed, default=None,
                          help="seed for the random inputs of hidden checks (default: a fresh one, recorded in the "
                               "report; grade reuses the seed stored in OUT)")
-        sub.add_argument("--timeout", type=positive_seconds, default=sandbox.Limits.call_timeout,
+        sub.add_argument("--timeout", type=call_seconds, default=sandbox.Limits.call_timeout,
                          help="seconds one call of a student function may take (default: %(default)s)")
         sub.add_argument("--memory-mb", type=memory_mb, default=sandbox.Limits.memory_bytes >> 20,
                          help="address-space limit of a worker in MiB (default: %(default)s)")
@@ -108,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="grade one folder of exercise files and print the report",
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
-    check.add_argument("folder", nargs="?", default="exercises", help="folder with the exercise files (default: exercises)")
+    check.add_argument("folder", nargs="?", default=DEFAULT_FOLDER, help="folder with the exercise files (default: exercises)")
     check.add_argument("--verbose", "-v", action="store_true", help="list passed checks too")
     check.add_argument("--markdown", type=Path, help="also write the report as Markdown to this file")
     check.add_argument("--json", type=Path, help="also write the results as JSON to this file")
@@ -146,7 +118,7 @@ def _isolation(requested: str, batch: bool, allow_unsandboxed: bool) -> tuple[st
     """The isolation to use and, under bubblewrap, the bwrap binary proved to work."""
     search = sandbox.find_bwrap() if requested != "process" else None
     if requested == "bubblewrap" and search.found is None:
-        raise GradeError(f"bubblewrap was requested but cannot start here: {search.reason}.")
+        raise SandboxRefused(f"bubblewrap was requested but cannot start here: {search.reason}.")
     if search is not None and search.found is not None:
         return "bubblewrap", search.found.path
     if batch and not allow_unsandboxed:
@@ -179,10 +151,20 @@ def _now() -> str:
 
 def run_check(args: argparse.Namespace) -> int:
     folder = Path(args.folder)
+    if args.folder == DEFAULT_FOLDER and not folder.is_dir() and (ROOT / DEFAULT_FOLDER).is_dir():
+        folder = ROOT / DEFAULT_FOLDER  # `python path/to/grade.py` from another folder
     if not folder.is_dir():
         raise GradeError(f"{folder} is not a folder; pass the folder that holds your exercise files.")
+    for target in (args.markdown, args.json):
+        if target is not None:
+            check_writable_file(target)
+    preflight.prove_readable([folder])
     settings = _settings(args, batch=False)
     student = grade_one(folder.resolve().name or "you", folder, settings)
+    broken = [e for e in student.exercises if e.status == "error" and not e.tests]
+    if broken:  # a grader that cannot load is the kit's problem: no report that blames the student
+        preflight.prove_graders(settings.graders_dir)  # names the grader that does not load, if one does not
+        raise preflight.HostProblem(f"the grader for {broken[0].name} failed: {broken[0].message}")
     batch = BatchResult(settings.seed, settings.isolation, (student,), __version__, _now(),
                         sandbox.describe(settings.isolation, settings.bwrap))
     view = report_view(student, batch.seed, batch.sandbox, batch.created, batch.version)
@@ -231,30 +213,46 @@ def run_grade(args: argparse.Namespace) -> int:
         raise GradeError(f"{out} is inside {submissions}; choose an output folder outside the submissions.")
     students = _students(submissions)
     if not students:
-        raise GradeError(f"{submissions} holds no student folders.")
+        hint = (" it looks like one student's folder: grade it with `python grade.py check "
+                f"{submissions}`" if any(submissions.glob("*.py")) else "")
+        raise GradeError(f"{submissions} holds no student folders;{hint}." if hint else
+                         f"{submissions} holds no student folders.")
     students = _select(students, args.only, submissions)
-    stored = read_stored(out)  # even --fresh never overwrites a folder that is not the kit's
+    preflight.prove_readable([folder for _id, folder in students])
+    read_stored(out)  # before anything runs: even --fresh never overwrites a folder that is not the kit's
     check_writable(out)
-    if args.fresh:
-        stored = None
     settings = _settings(args, batch=True, allow_unsandboxed=args.allow_unsandboxed)
-    if stored is not None and args.seed is None:
-        settings = replace(settings, seed=stored.seed)  # one seed for the whole folder: see --seed
+    preflight.prove_graders(settings.graders_dir)
     course = load_course(settings.graders_dir)
-    run = RunIdentity(settings.isolation, __version__, tuple(e.name for e in course))
-    if stored is not None:
-        check_mergeable(stored, out, settings.seed, run)
-    kept = len({s.id for s in stored.students} - {i for i, _ in students}) if stored else 0
     described = sandbox.describe(settings.isolation, settings.bwrap)
-    sys.stderr.write(f"Grading {len(students)} students on {len(course)} exercises · isolation: "
-                     f"{described} · seed {settings.seed}"
-                     f"{f' · keeping {kept} stored results in {out}' if kept else ''}\n")
-    results = _grade_with_progress(students, settings, args.jobs)
-    graded_at = _now()
-    results = [replace(r, graded=graded_at) for r in results]
-    batch = _write_merged(out, results, BatchResult(settings.seed, settings.isolation, (), __version__, graded_at,
-                                                       sandbox=described),
-                          run, args.fresh)
+    run = RunIdentity(settings.isolation, __version__, tuple(e.name for e in course),
+                      settings.call_timeout, settings.memory_mb)
+    # Held from the stored results' reading to the last write: a second run into the same folder
+    # waits here, then grades on the terms (seed, limits) this one stored.
+    with locked(out):
+        stored = previous = read_stored(out)
+        if args.fresh and stored is not None and args.only:
+            dropped = len({s.id for s in stored.students} - set(args.only))
+            if dropped:
+                raise GradeError(f"--fresh with --only would drop the {dropped} other students stored in {out}; "
+                                 f"leave out --only to regrade them all, or leave out --fresh.")
+        if args.fresh:
+            stored = None
+        if stored is not None and args.seed is None:
+            settings = replace(settings, seed=stored.seed)  # one seed for the whole folder: see --seed
+        if stored is not None:
+            check_mergeable(stored, out, settings.seed, run)
+        kept = len({s.id for s in stored.students} - {i for i, _ in students}) if stored else 0
+        sys.stderr.write(f"Grading {len(students)} students on {len(course)} exercises · isolation: "
+                         f"{described} · seed {settings.seed}"
+                         f"{f' · keeping {kept} stored results in {out}' if kept else ''}\n")
+        results = _grade_with_progress(students, settings, args.jobs)
+        graded_at = _now()
+        results = [replace(r, graded=graded_at, sandbox=described) for r in results]
+        batch = merge(stored, results, BatchResult(settings.seed, settings.isolation, (), __version__, graded_at,
+                                                   sandbox=described, call_timeout=settings.call_timeout,
+                                                   memory_mb=settings.memory_mb))
+        write_batch(batch, out, ROOT / "templates", previous=previous)
     rows = [(s.id, f"{s.score:g}/{s.max_score:g}", s.status) for s in results]
     sys.stdout.write(render_class_summary(rows, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ))
     sys.stdout.write(f"Wrote {out / 'results.json'}, {out / 'gradebook.csv'} and {len(batch.students)} reports "
@@ -262,21 +260,11 @@ def run_grade(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_merged(out: Path, results: list, run_batch: BatchResult, run: RunIdentity, fresh: bool) -> BatchResult:
-    with locked(out):
-        # Another run may have written here while this one graded: merge with what is there now.
-        stored = None if fresh else read_stored(out)
-        if stored is not None:
-            check_mergeable(stored, out, run_batch.seed, run)
-        batch = merge(stored, results, run_batch)
-        write_batch(batch, out, ROOT / "templates")
-    return batch
-
-
 def run_validate(args: argparse.Namespace) -> int:
     if not (ROOT / "solutions").is_dir():
         raise GradeError("validate needs the reference solutions, which a student release does not carry.")
     settings = replace(_settings(args, batch=False), only_submitted=True)
+    preflight.prove_graders(settings.graders_dir)
     first = settings.seed
     result = validate(ROOT, tuple(first + i for i in range(args.seeds)),
                       tuple(first + i for i in range(args.mutant_seeds)), settings, max(args.jobs, 1),
@@ -341,3 +329,10 @@ def main(argv: list[str] | None = None) -> int:
     except GradeError as error:
         sys.stderr.write(f"error: {error}\n")
         return getattr(error, "exit_code", 2)
+    except KeyboardInterrupt:
+        sys.stderr.write("error: interrupted; no results were written.\n")
+        return 130
+    except OSError as error:  # a folder that vanished or a disk that filled up mid-run: the host's
+        where = f" ({error.filename})" if error.filename else ""
+        sys.stderr.write(f"error: {error.strerror or error}{where}; nothing more was written.\n")
+        return 2

@@ -72,6 +72,7 @@ class StudentResult:
     pending_points: float = 0.0
     message: str = ""
     graded: str = ""  # when this student was graded (UTC); a merged folder holds several runs
+    sandbox: str = ""  # the isolation that ran this student's code, as the report shows it
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,8 @@ class BatchResult:
     version: str = ""
     created: str = ""
     sandbox: str = ""  # which isolation ran the workers, as reports show it: "bubblewrap 0.11.0 (bundled)"
+    call_timeout: float = 0.0  # the limits every student of the batch was graded under (0: not recorded)
+    memory_mb: int = 0
 
 
 def exercise_result(name: str, title: str, tests: tuple[CheckResult, ...], status: str = "graded",

@@ -13,6 +13,7 @@ import secrets
 from pathlib import Path
 from typing import Iterator
 
+from .errors import GradeError
 from .model import BatchResult
 from .names import REPORTS, name_key, report_stems
 from .render.documents import render_html, render_markdown
@@ -27,8 +28,24 @@ except ImportError:  # Windows: no advisory locks; grading into one folder twice
 _REPORT_SUFFIXES = (".html", ".md")
 
 
+def check_writable_file(path: Path) -> None:
+    """Refuse before grading, not after, a file the results could not be written to."""
+    if path.is_dir():
+        raise GradeError(f"{path} is a folder; name a file to write the results to.")
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise GradeError(f"{path} cannot be written by you; choose another file.")
+
+
 def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` in one step; an existing file keeps the mode someone gave it."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        kept_mode = path.stat().st_mode & 0o7777
+    except OSError:
+        kept_mode = None
     # os.open with 0o666 lets the umask decide the mode; mkstemp would always make it 0600.
     while True:
         temporary = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
@@ -38,6 +55,8 @@ def write_atomic(path: Path, text: str) -> None:
         except FileExistsError:
             continue
     try:
+        if kept_mode is not None:  # an instructor who made the gradebook private keeps it private
+            os.fchmod(handle, kept_mode)
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
             stream.write(text)
         os.replace(temporary, path)
@@ -61,33 +80,39 @@ def locked(out: Path) -> Iterator[None]:
         os.close(handle)
 
 
-def write_batch(batch: BatchResult, out: Path, templates_dir: Path) -> dict[str, Path]:
+def write_batch(batch: BatchResult, out: Path, templates_dir: Path,
+                previous: BatchResult | None = None) -> dict[str, Path]:
     """Write every output of ``batch`` under ``out``; returns the report path per student id.
 
-    ``reports/`` ends up holding exactly the reports of ``batch``: a report left from an earlier
-    run under another name (a student renamed by a clash, or dropped by ``--fresh``) is removed.
-    results.json is written last, so an interrupted run leaves the stored results as they were.
+    A report the kit wrote for ``previous`` (the results stored before this run) under a name
+    ``batch`` no longer uses (a student renamed by a clash, or dropped by ``--fresh``) is removed;
+    any other file in ``reports/`` is someone else's and stays. results.json is written last, so
+    an interrupted run leaves the stored results as they were.
     """
     stems = report_stems(s.id for s in batch.students)
     reports: dict[str, Path] = {}
     for student in batch.students:
-        view = report_view(student, batch.seed, batch.sandbox or batch.isolation, student.graded or batch.created, batch.version)
+        view = report_view(student, batch.seed, student.sandbox or batch.sandbox or batch.isolation,
+                           student.graded or batch.created, batch.version)
         stem = stems[student.id]
         write_atomic(out / REPORTS / f"{stem}.html", render_html(view, templates_dir))
         write_atomic(out / REPORTS / f"{stem}.md", render_markdown(view, templates_dir))
         reports[student.id] = out / REPORTS / f"{stem}.html"
     write_atomic(out / "gradebook.csv", render_gradebook(batch))
     write_atomic(out / "results.json", render_json(batch))
-    remove_stale_reports(out / REPORTS, {f"{stem}{suffix}" for stem in stems.values() for suffix in _REPORT_SUFFIXES})
+    ours = report_stems(s.id for s in previous.students) if previous is not None else {}
+    remove_stale_reports(out / REPORTS, {f"{stem}{suffix}" for stem in stems.values() for suffix in _REPORT_SUFFIXES},
+                         {f"{stem}{suffix}" for stem in ours.values() for suffix in _REPORT_SUFFIXES})
     return reports
 
 
-def remove_stale_reports(folder: Path, keep: set[str]) -> None:
+def remove_stale_reports(folder: Path, keep: set[str], written_before: set[str]) -> None:
+    """Remove the reports of ``written_before`` that ``keep`` does not name again."""
     if not folder.is_dir():
         return
     kept_by_key = {name_key(name): folder / name for name in keep}
     for path in folder.iterdir():
-        if path.suffix not in _REPORT_SUFFIXES or path.name in keep or path.is_symlink() or not path.is_file():
+        if path.name not in written_before or path.name in keep or path.is_symlink() or not path.is_file():
             continue
         twin = kept_by_key.get(name_key(path.name))
         # On a case-insensitive or normalising disk a kept report can be listed under an old spelling.

@@ -8,14 +8,21 @@ student 0.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
+import stat
 import tempfile
 from pathlib import Path
+
+import pytest
 
 import numpy as np
 
 from .client import StudentModule
 from .codec import RngSpec
 from .errors import GradeError
+from .model import load_course
 from .problems import StudentProblem, StudentTimeout, WorkerCrashed
 from .sandbox import Limits
 
@@ -74,3 +81,60 @@ def prove(isolation: str, limits: Limits, bwrap_path: str = "") -> None:
             and np.array_equal(value[1], expected[1]) and list(value[2]) == expected[2]):
         raise HostProblem(f"the sandboxed worker ({isolation}) gave a wrong answer for a known-good submission "
                           f"({value!r:.200}); the Python environment is broken.")
+
+
+class _Collected:
+    """Records what pytest could not collect, and the grader modules it did."""
+
+    def __init__(self) -> None:
+        self.failures: list[str] = []
+        self.modules: set[str] = set()
+
+    def pytest_collectreport(self, report) -> None:
+        if report.failed:
+            text = str(report.longrepr).strip().splitlines()
+            self.failures.append(f"{report.nodeid}: {text[-1] if text else 'could not be collected'}")
+
+    def pytest_itemcollected(self, item) -> None:
+        self.modules.add(Path(str(item.fspath)).stem)
+
+
+def prove_graders(graders_dir: Path) -> None:
+    """Every grader listed in course.toml loads here; one that does not would score everyone 0."""
+    from .runner import InterruptWatch
+
+    collected, interrupt = _Collected(), InterruptWatch()
+    args = [str(graders_dir), f"-c={graders_dir / 'pytest.ini'}", f"--rootdir={graders_dir}", "--collect-only",
+            "-q", "-p", "no:cacheprovider", "-W", "ignore::pytest.PytestAssertRewriteWarning"]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        pytest.main(args, plugins=[collected, interrupt])
+    interrupt.reraise()
+    if collected.failures:
+        raise HostProblem(f"a grader cannot be loaded, so every student would lose its points: "
+                          f"{collected.failures[0][:400]}.")
+    missing = [e.name for e in load_course(graders_dir) if f"test_{e.name}" not in collected.modules]
+    if missing:
+        raise HostProblem(f"graders/course.toml lists {missing[0]}, but graders/test_{missing[0]}.py has no "
+                          f"checks that load; no student can be graded on it.")
+
+
+def prove_readable(folders: list[Path]) -> None:
+    """Submission files the grader cannot read are the host's problem (permissions), never a 0."""
+    unreadable = []
+    for folder in folders:
+        if folder.is_symlink() or not folder.is_dir():
+            continue  # graded as a one-sentence error of its own
+        if not os.access(folder, os.R_OK | os.X_OK):
+            unreadable.append(folder)
+            continue
+        for path in folder.iterdir():
+            try:
+                regular = stat.S_ISREG(path.lstat().st_mode)
+            except OSError:
+                continue
+            if regular and path.suffix == ".py" and not os.access(path, os.R_OK):
+                unreadable.append(path)
+    if unreadable:
+        more = f" and {len(unreadable) - 1} more" if len(unreadable) > 1 else ""
+        raise HostProblem(f"the grader cannot read {unreadable[0]}{more} (permission denied); give the grading "
+                          f"user read access (for example `chmod -R a+rX` on the submissions) and grade again.")

@@ -65,9 +65,26 @@ def run_pytest(submission: Path, settings: Settings) -> dict:
     ]
     if settings.reference_dir is not None:
         args.append(f"--reference={settings.reference_dir}")
+    interrupt = InterruptWatch()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        pytest.main(args, plugins=[report_plugin])
+        pytest.main(args, plugins=[report_plugin, interrupt])
+    interrupt.reraise()
     return report_plugin.report or {}
+
+
+class InterruptWatch:
+    """pytest swallows Ctrl-C and reports what it had; a half-graded student is no result, so pass it on."""
+
+    def __init__(self) -> None:
+        self.interrupted = False
+
+    def pytest_keyboard_interrupt(self, excinfo) -> None:
+        # pytest also stops itself this way after collection errors (Session.Interrupted): not a Ctrl-C.
+        self.interrupted = excinfo.type is KeyboardInterrupt
+
+    def reraise(self) -> None:
+        if self.interrupted:
+            raise KeyboardInterrupt
 
 
 def grade_one(student_id: str, folder: Path, settings: Settings) -> StudentResult:

@@ -81,6 +81,8 @@ class RunIdentity:
     isolation: str
     version: str
     exercises: tuple[str, ...]
+    call_timeout: float
+    memory_mb: int
 
 
 def check_mergeable(stored: BatchResult, out: Path, seed: int, run: RunIdentity) -> None:
@@ -95,6 +97,11 @@ def check_mergeable(stored: BatchResult, out: Path, seed: int, run: RunIdentity)
     if stored.isolation != run.isolation:
         raise GradeError(f"{out} was graded with isolation {stored.isolation}, not {run.isolation}; pass "
                          f"--isolation {stored.isolation} to match, {way_out}.")
+    limits = (stored.call_timeout, stored.memory_mb)
+    if limits != (0, 0) and limits != (run.call_timeout, run.memory_mb):
+        raise GradeError(f"{out} was graded with --timeout {stored.call_timeout:g} --memory-mb {stored.memory_mb}, "
+                         f"not --timeout {run.call_timeout:g} --memory-mb {run.memory_mb}; pass those to match, "
+                         f"{way_out}.")
     graded_on = {tuple(e.name for e in s.exercises) for s in stored.students}
     if graded_on - {run.exercises}:
         raise GradeError(f"{out} was graded on other exercises than graders/course.toml lists now; grade into "

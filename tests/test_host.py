@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -52,21 +53,64 @@ def test_a_worker_that_cannot_import_numpy_grades_nobody(capsys, python_without_
     assert not (tmp_path / "out").exists()
 
 
-def test_a_memory_limit_too_small_for_numpy_is_the_hosts_problem(capsys, tmp_path):
+def test_a_memory_limit_too_small_for_numpy_is_the_hosts_problem():
+    # The command line refuses such a limit when parsed; the probe is the second line of defence
+    # for hosts where numpy needs more than the floor.
+    with pytest.raises(preflight.HostProblem, match="cannot start numpy within --memory-mb 100") as caught:
+        preflight.prove("process", sandbox.Limits(memory_bytes=100 << 20))
+    assert "raise it" in str(caught.value)
+
+
+def test_unreadable_submissions_stop_the_run_before_anyone_is_graded(capsys, tmp_path, monkeypatch):
     submissions = tmp_path / "class"
     shutil.copytree(CORRECT, submissions / "amara")
-    code, _, err = run(capsys, "grade", str(submissions), "--out", str(tmp_path / "out"), "--memory-mb", "70",
+    locked_file = submissions / "amara" / "clipping.py"
+    real_access = os.access
+    monkeypatch.setattr(preflight.os, "access", lambda path, mode: Path(path) != locked_file and real_access(path, mode))
+    code, _, err = run(capsys, "grade", str(submissions), "--out", str(tmp_path / "out"),
                        "--isolation", "process", "--allow-unsandboxed")
-    assert code == 2
-    assert "cannot start numpy within --memory-mb 70" in err
+    assert code == 2 and f"cannot read {locked_file} (permission denied)" in err and "chmod" in err
     assert not (tmp_path / "out").exists()
 
 
+def copy_of_the_kit(tmp_path: Path) -> Path:
+    kit = tmp_path / "kit"
+    shutil.copytree(ROOT, kit, ignore=shutil.ignore_patterns(".git", "__pycache__", "*.egg-info", "out", "tests",
+                                                             "docs", "examples", "mutants"))
+    return kit
+
+
+def grade_py(kit: Path, *argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(kit / "grade.py"), *argv], capture_output=True, text=True, timeout=300)
+
+
+def test_a_grader_that_cannot_load_stops_grade_and_check(tmp_path):
+    kit = copy_of_the_kit(tmp_path)
+    with open(kit / "graders" / "test_residual.py", "a") as handle:
+        handle.write("\nimport a_module_this_host_lacks\n")
+    for argv in (["check", str(CORRECT)], ["grade", str(CORRECT.parent), "--out", str(tmp_path / "out"),
+                                           "--only", CORRECT.name, "--allow-unsandboxed"]):
+        completed = grade_py(kit, *argv, "--isolation", "process")
+        assert completed.returncode == 2, completed.stderr
+        assert "test_residual.py" in completed.stderr and "a_module_this_host_lacks" in completed.stderr
+        assert completed.stdout == "" and not (tmp_path / "out").exists()
+
+
+def test_a_course_exercise_without_a_grader_is_the_hosts_problem(tmp_path):
+    kit = copy_of_the_kit(tmp_path)
+    (kit / "graders" / "test_clipping.py").unlink()
+    completed = grade_py(kit, "grade", str(CORRECT.parent), "--out", str(tmp_path / "out"), "--only", CORRECT.name,
+                         "--isolation", "process", "--allow-unsandboxed")
+    assert completed.returncode == 2 and "graders/course.toml lists clipping" in completed.stderr
+
+
 @pytest.mark.parametrize("option, value, words", [
-    ("--timeout", "-1", "positive number of seconds"),
-    ("--timeout", "0", "positive number of seconds"),
-    ("--timeout", "nan", "positive number of seconds"),
-    ("--memory-mb", "10", "at least 64 MiB"),
+    ("--timeout", "-1", "from 0.5 to 3600"),
+    ("--timeout", "0.003", "from 0.5 to 3600"),
+    ("--timeout", "nan", "from 0.5 to 3600"),
+    ("--timeout", "1e10", "from 0.5 to 3600"),
+    ("--memory-mb", "100", "from 256 to 1048576 MiB"),
+    ("--memory-mb", "17592186044415", "from 256 to 1048576 MiB"),
     ("--jobs", "0", "at least 1"),
     ("--seed", "-5", "from 0 to"),
 ])

@@ -30,7 +30,12 @@ def student(student_id: str, score: float = 1.0):
 
 
 def batch(*ids: str, seed: int = 5) -> BatchResult:
-    return BatchResult(seed, "process", tuple(student(i) for i in ids), "0.1.0", "2026-11-29T10:00:00+00:00")
+    return BatchResult(seed, "process", tuple(student(i) for i in ids), "0.1.0", "2026-11-29T10:00:00+00:00",
+                       call_timeout=3.0, memory_mb=1024)
+
+
+def identity(isolation="process", version="0.1.0", exercises=("scalar_chain",), call_timeout=3.0, memory_mb=1024):
+    return RunIdentity(isolation, version, exercises, call_timeout, memory_mb)
 
 
 # Report names ---------------------------------------------------------------------------------
@@ -120,12 +125,21 @@ def test_rewriting_a_class_removes_reports_left_under_old_names(tmp_path):
     write_batch(batch("Ada"), out, TEMPLATES)
     (out / "reports" / "notes.txt").write_text("mine")
     assert sorted(os.listdir(out / "reports")) == ["Ada.html", "Ada.md", "notes.txt"]
-    write_batch(batch("Ada", "ada"), out, TEMPLATES)
+    (out / "reports" / "ta_notes.md").write_text("a TA's notes, not a report of ours")
+    write_batch(batch("Ada", "ada"), out, TEMPLATES, previous=batch("Ada"))
     names = sorted(os.listdir(out / "reports"))
-    assert "Ada.html" not in names and "notes.txt" in names and len(names) == 5
+    assert "Ada.html" not in names and "notes.txt" in names and "ta_notes.md" in names and len(names) == 6
     gradebook = (out / "gradebook.csv").read_text(encoding="utf-8").splitlines()
     linked = {line.rsplit(",", 1)[1] for line in gradebook[1:]}
-    assert linked == {f"reports/{n}" for n in names if n.endswith(".html")}
+    assert linked == {f"reports/{n}" for n in names if n.endswith(".html")} - {"reports/ta_notes.md"}
+
+
+def test_a_rewritten_file_keeps_the_mode_its_owner_gave_it(tmp_path, umask):
+    target = tmp_path / "gradebook.csv"
+    write_atomic(target, "one")
+    target.chmod(0o600)
+    write_atomic(target, "two")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600 and target.read_text() == "two"
 
 
 def test_merge_keeps_stored_students_and_replaces_regraded_ones():
@@ -142,16 +156,18 @@ def test_merge_into_nothing_is_the_run_itself():
 
 
 @pytest.mark.parametrize("seed, run, words", [
-    (6, RunIdentity("process", "0.1.0", ("scalar_chain",)), "seed 5, not 6"),
-    (5, RunIdentity("bubblewrap", "0.1.0", ("scalar_chain",)), "isolation process, not bubblewrap"),
-    (5, RunIdentity("process", "0.2.0", ("scalar_chain",)), "kit 0.1.0, not 0.2.0"),
-    (5, RunIdentity("process", "0.1.0", ("scalar_chain", "clipping")), "other exercises"),
+    (6, identity(), "seed 5, not 6"),
+    (5, identity(isolation="bubblewrap"), "isolation process, not bubblewrap"),
+    (5, identity(version="0.2.0"), "kit 0.1.0, not 0.2.0"),
+    (5, identity(exercises=("scalar_chain", "clipping")), "other exercises"),
+    (5, identity(call_timeout=1.0), "--timeout 3 --memory-mb 1024, not --timeout 1 --memory-mb 1024"),
+    (5, identity(memory_mb=512), "not --timeout 3 --memory-mb 512"),
 ])
 def test_a_folder_graded_on_other_terms_is_not_mixed_into(tmp_path, seed, run, words):
     with pytest.raises(GradeError, match=words) as caught:
         check_mergeable(batch("ada"), tmp_path, seed, run)
     assert "--fresh" in str(caught.value)
-    check_mergeable(batch("ada"), tmp_path, 5, RunIdentity("process", "0.1.0", ("scalar_chain",)))
+    check_mergeable(batch("ada"), tmp_path, 5, identity())
 
 
 # Reading stored results -----------------------------------------------------------------------
@@ -168,11 +184,12 @@ def test_stored_results_read_back_as_written(tmp_path):
 
 def test_results_from_a_kit_without_the_marker_are_still_read(tmp_path):
     data = json.loads(render_json(batch("ada")))
-    del data["kit"], data["format"], data["sandbox"]  # fields the kit before the marker did not write
+    for field in ("kit", "format", "sandbox", "call_timeout", "memory_mb"):  # the kit before the marker wrote none
+        del data[field]
     for s in data["students"]:
-        del s["graded"]
+        del s["graded"], s["sandbox"]
     (tmp_path / "results.json").write_text(json.dumps(data))
-    assert read_stored(tmp_path) == batch("ada")
+    assert read_stored(tmp_path) == replace(batch("ada"), call_timeout=0.0, memory_mb=0)  # limits: not recorded
     merged = merge(read_stored(tmp_path), [], batch())
     assert merged.students[0].graded == batch().created  # a kept student keeps the time it was graded
 
