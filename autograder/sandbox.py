@@ -67,16 +67,39 @@ def _python() -> str:
     return str(Path(sys.executable).resolve())
 
 
-def _bwrap_command(python: str, limits: Limits) -> list[str]:
-    return _bwrap_prefix(limits) + [python, "-I", "-B", f"{SANDBOX_WORKER_DIR}/worker.py"]
+def _bwrap_command(python: str, limits: Limits, status_fd: int | None = None) -> list[str]:
+    # bwrap reports the sandbox's start on status_fd: a worker that dies before it was never started.
+    status = ["--json-status-fd", str(status_fd)] if status_fd is not None else []
+    prefix = _bwrap_prefix(limits)
+    return prefix[:1] + status + prefix[1:] + [python, "-I", "-B", f"{SANDBOX_WORKER_DIR}/worker.py"]
+
+
+@functools.lru_cache(maxsize=None)
+def _userns_lockdown(binary: str = "bwrap") -> tuple[str, ...]:
+    """Flags that stop student code creating user namespaces, where this bwrap (>= 0.8) can.
+
+    Nested namespaces would be charged to the quota of the user that runs bwrap (root, in CI):
+    one student could fill it and make every classmate's sandbox fail to start.
+    """
+    flags = ("--unshare-user", "--disable-userns")
+    try:
+        if "--disable-userns" not in subprocess.run([binary, "--help"], capture_output=True, text=True,
+                                                    timeout=30).stdout:
+            return ()
+        probe = subprocess.run([binary, *flags, "--ro-bind", "/", "/", "true"], capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    return flags if probe.returncode == 0 else ()
 
 
 def _bwrap_prefix(limits: Limits = Limits()) -> list[str]:
     command = [
-        "bwrap", "--die-with-parent", "--unshare-all", "--new-session",
+        "bwrap", "--die-with-parent", "--unshare-all", *_userns_lockdown(), "--new-session",
         "--uid", str(NOBODY), "--gid", str(NOBODY),
         "--ro-bind", "/usr", "/usr",
-        "--proc", "/proc", "--dev", "/dev", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp", "--chdir", "/tmp",
+        # /dev is read-only: its tmpfs (and /dev/shm in it) would otherwise be unbounded host RAM.
+        "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
+        "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp", "--chdir", "/tmp",
         "--clearenv",
     ]
     for link in ("lib", "lib64", "bin", "sbin"):
@@ -153,9 +176,13 @@ def _become_subreaper() -> bool:
 def spawn(isolation: str, limits: Limits) -> subprocess.Popen:
     """Start one worker; the caller owns it and must call :func:`kill`."""
     jail = uid = None
+    status_read = status_write = log = None
     if isolation == "bubblewrap":
-        command = _bwrap_command(_python(), limits)
-        env = None
+        status_read, status_write = os.pipe()
+        command = _bwrap_command(_python(), limits, status_write)
+        # bwrap's own environment is readable inside (/proc/1/environ): never the grader's.
+        env = _worker_env()
+        log = tempfile.TemporaryFile()  # bwrap's own complaints; the worker's stderr is /dev/null
     elif isolation == "process":
         _become_subreaper()
         command = [_python(), "-I", "-B", str(WORKER_DIR / "worker.py")]
@@ -171,15 +198,46 @@ def spawn(isolation: str, limits: Limits) -> subprocess.Popen:
     # The tree's memory: the worker, a few children of its own, and its private /tmp.
     group = WorkerCgroup.create(2 * limits.memory_bytes + limits.tmp_bytes, limits.processes + 4)
     process = subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log or subprocess.DEVNULL,
         env=env, cwd="/" if isolation == "process" else None, start_new_session=True,
         preexec_fn=functools.partial(_limit_resources, limits, isolation == "bubblewrap" or os.getuid() != 0, group), close_fds=True,
+        pass_fds=(status_write,) if status_write is not None else (),
     )
+    if status_write is not None:
+        os.close(status_write)
+        process.bwrap_status = os.fdopen(status_read, "rb", buffering=0)
+        process.bwrap_log = log
     process.jail = jail  # removed again by kill()
     process.group = group
     process.worker_uid = uid if jail else None  # everything running as it is killed by kill()
     _LIVE_WORKERS.add(process.pid)
     return process
+
+
+def start_failure(process: subprocess.Popen) -> str | None:
+    """Why bubblewrap could not start this worker's sandbox, or None when it did start.
+
+    Decided by what bwrap itself reported outside the sandbox (the child's pid, once it exists),
+    which student code cannot reach; a worker that dies after that is the student's doing.
+    """
+    status = getattr(process, "bwrap_status", None)
+    if status is None:
+        return None
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        return None
+    os.set_blocking(status.fileno(), False)
+    try:
+        reported = status.read(1 << 16) or b""
+    except (BlockingIOError, OSError):
+        reported = b""
+    if b'"child-pid"' in reported:
+        return None
+    process.bwrap_log.seek(0)
+    said = process.bwrap_log.read(4096).decode("utf-8", "replace").splitlines()
+    reason = next((line for line in said if line.startswith("bwrap:")), "")[:300]
+    return reason or f"bubblewrap exited with code {process.returncode} before starting it"
 
 
 def _process_table() -> list[tuple[int, int, int, str]]:
@@ -235,7 +293,8 @@ def kill(process: subprocess.Popen) -> None:
         process.kill()
     except OSError:
         pass
-    for stream in (process.stdin, process.stdout):
+    for stream in (process.stdin, process.stdout, getattr(process, "bwrap_status", None),
+                   getattr(process, "bwrap_log", None)):
         try:
             if stream:
                 stream.close()
