@@ -18,12 +18,12 @@ from pathlib import Path
 from . import __version__, sandbox
 from .errors import GradeError
 from .model import BatchResult, load_course
-from .output import write_atomic, write_batch
+from .output import within_boundary, write_atomic, write_batch
 from .release import build_release
 from .render.validation import render_validation
 from .validate import validate
 from .render.documents import render_markdown
-from .render.terminal import render_class_summary, render_terminal
+from .render.terminal import plain, render_class_summary, render_terminal
 from .render.tables import render_json
 from .runner import Settings, grade_batch, grade_one
 from .view import report_view
@@ -119,14 +119,20 @@ def run_check(args: argparse.Namespace) -> int:
         raise GradeError(f"{folder} is not a folder; pass the folder that holds your exercise files.")
     settings = _settings(args, _isolation(args.isolation, batch=False, allow_unsandboxed=True))
     student = grade_one(folder.resolve().name or "you", folder, settings)
-    batch = BatchResult(settings.seed, settings.isolation, (student,), __version__, _now())
-    view = report_view(student, batch.seed, batch.isolation, batch.created, batch.version)
-    sys.stdout.write(render_terminal(view, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ,
-                                     verbose=args.verbose))
+    color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+
+    def documents(result):
+        batch = BatchResult(settings.seed, settings.isolation, (result,), __version__, _now())
+        view = report_view(result, batch.seed, batch.isolation, batch.created, batch.version)
+        return (render_terminal(view, color=color, verbose=args.verbose),
+                render_markdown(view, ROOT / "templates") if args.markdown else "", render_json(batch))
+
+    student, (terminal, markdown, results) = within_boundary(student, documents)
+    sys.stdout.write(terminal)
     if args.markdown:
-        write_atomic(args.markdown, render_markdown(view, ROOT / "templates"))
+        write_atomic(args.markdown, markdown)
     if args.json:
-        write_atomic(args.json, render_json(batch))
+        write_atomic(args.json, results)
     graded = [t for e in student.exercises for t in e.tests if t.status != "pending"]
     return 0 if graded and all(t.status == "passed" for t in graded) else 1
 
@@ -192,15 +198,17 @@ def _grade_with_progress(students, settings, jobs):
         finished = itertools.count(1)
 
         def report(result):
-            sys.stderr.write(f"[{next(finished)}/{len(students)}] {result.id}: {result.score:g}/{result.max_score:g}\n")
+            sys.stderr.write(f"[{next(finished)}/{len(students)}] {plain(result.id)}: "
+                             f"{result.score:g}/{result.max_score:g}\n")
         return grade_batch(students, settings, jobs, report)
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), transient=True) as progress:
         task = progress.add_task("", total=len(students))
         return grade_batch(students, settings, jobs,
-                           lambda result: progress.update(task, advance=1, description=result.id))
+                           lambda result: progress.update(task, advance=1, description=escape(plain(result.id))))
 
 
 def main(argv: list[str] | None = None) -> int:

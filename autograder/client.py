@@ -102,6 +102,11 @@ class StudentModule:
             self._restart()
             raise BadReply(f"{function}() returned something the grader cannot read ({exc}).") from None
 
+    @property
+    def problem(self) -> Exception | None:
+        """What fails every call to this file (missing, unreadable, not importable), once known."""
+        return self._problem
+
     def drain_output(self) -> dict | None:
         """What the student's code printed since the last drain: head, tail, and how much was cut."""
         if not self._output:

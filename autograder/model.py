@@ -32,6 +32,15 @@ class Output:
 
 
 @dataclass(frozen=True)
+class Problem:
+    """One cause that fails every check of an exercise (a missing file, an import error), stored once."""
+
+    message: str
+    hint: str = ""
+    detail: str = ""
+
+
+@dataclass(frozen=True)
 class CheckResult:
     name: str
     description: str
@@ -55,6 +64,7 @@ class ExerciseResult:
     tests: tuple[CheckResult, ...] = ()
     pending_points: float = 0.0
     message: str = ""
+    problem: Problem | None = None  # the checks it failed carry no copy of its text
 
 
 @dataclass(frozen=True)
@@ -78,10 +88,10 @@ class BatchResult:
 
 
 def exercise_result(name: str, title: str, tests: tuple[CheckResult, ...], status: str = "graded",
-                    message: str = "") -> ExerciseResult:
+                    message: str = "", problem: Problem | None = None) -> ExerciseResult:
     graded = [t for t in tests if t.status != "pending"]
     return ExerciseResult(
-        name=name, title=title, status=status, tests=tests, message=message,
+        name=name, title=title, status=status, tests=tests, message=message, problem=problem,
         score=sum(t.score for t in graded), max_score=sum(t.max_score for t in graded),
         pending_points=sum(t.max_score for t in tests if t.status == "pending"),
     )
@@ -110,6 +120,8 @@ def batch_from_dict(data: dict) -> BatchResult:
     students = []
     for s in data["students"]:
         exercises = tuple(
-            ExerciseResult(**{**e, "tests": tuple(_check_from(t) for t in e["tests"])}) for e in s["exercises"])
+            ExerciseResult(**{**e, "tests": tuple(_check_from(t) for t in e["tests"]),
+                              "problem": Problem(**e["problem"]) if e.get("problem") else None})
+            for e in s["exercises"])
         students.append(StudentResult(**{**s, "exercises": exercises}))
     return BatchResult(**{**data, "students": tuple(students)})
