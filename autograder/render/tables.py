@@ -8,10 +8,16 @@ import json
 
 from ..model import BatchResult, to_dict
 from ..view import points
+from .inert import plain
+
+
+# JSON escapes C0 controls itself; DEL and the C1 controls (U+009B is a CSI) it leaves raw.
+_RAW_CONTROLS = {code: f"\\u{code:04x}" for code in range(0x7F, 0xA0)}
 
 
 def render_json(batch: BatchResult) -> str:
-    return json.dumps(to_dict(batch), indent=2, ensure_ascii=False) + "\n"
+    # They can only occur inside strings, where the escape reads back as the same character.
+    return json.dumps(to_dict(batch), indent=2, ensure_ascii=False).translate(_RAW_CONTROLS) + "\n"
 
 
 def _cell(text: str) -> str:
@@ -27,6 +33,6 @@ def render_gradebook(batch: BatchResult) -> str:
     writer.writerow(["id", *names, "total", "max", "status"])
     for student in batch.students:
         scores = {e.name: points(e.score) for e in student.exercises}
-        writer.writerow([_cell(student.id), *(scores.get(n, "0") for n in names),
+        writer.writerow([_cell(plain(student.id)), *(scores.get(n, "0") for n in names),
                          points(student.score), points(student.max_score), student.status])
     return buffer.getvalue()

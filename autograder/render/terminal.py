@@ -1,15 +1,8 @@
-"""The terminal report a student reads after ``python grade.py``.
-
-Student text reaches a terminal here, so every string is made inert first (:func:`plain`): an
-escape sequence could clear the screen and draw a fake total, set the window title or write to
-the clipboard (OSC 52).
-"""
+"""The terminal report a student reads after ``python grade.py``; every string in it is made inert."""
 
 from __future__ import annotations
 
 import io
-import re
-from dataclasses import fields, is_dataclass, replace
 
 from rich.console import Console
 from rich.markup import escape
@@ -17,34 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..view import ExerciseView, ReportView
+from .inert import inert, plain
 
 _STYLES = {"passed": "green", "failed": "red", "error": "magenta", "timeout": "yellow", "pending": "dim"}
-
-# Whole escape sequences first (CSI, OSC, DCS/PM/APC/SOS strings, two-character escapes, in their
-# 7-bit and C1 forms), so no parameter text is left behind; then any control character that is
-# left, except newline and tab; bidirectional overrides, which reorder what the eye sees; and
-# lone surrogates, which no terminal can encode.
-_SEQUENCES = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
-                        r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
-                        r"|\x1b[ -/]*[0-~]?")
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-
-
-def plain(text: str) -> str:
-    """Student text that a terminal prints as it is: no escape sequences, no control characters."""
-    return _CONTROLS.sub("", _SEQUENCES.sub("", text))
-
-
-def _inert(value):
-    """A view-model with :func:`plain` applied to every string in it."""
-    if isinstance(value, str):
-        return plain(value)
-    if isinstance(value, tuple):
-        return tuple(_inert(item) for item in value)
-    if is_dataclass(value):
-        return replace(value, **{f.name: _inert(getattr(value, f.name)) for f in fields(value)})
-    return value
-
 
 def _exercise(console: Console, exercise: ExerciseView, verbose: bool) -> None:
     colour = "green" if exercise.all_passed else ("red" if exercise.status != "missing" else "yellow")
@@ -93,7 +61,7 @@ def _exercise(console: Console, exercise: ExerciseView, verbose: bool) -> None:
 
 
 def render_terminal(view: ReportView, color: bool = False, width: int = 100, verbose: bool = False) -> str:
-    view = _inert(view)
+    view = inert(view)
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=color, no_color=not color, width=width,
                       color_system="standard" if color else None, highlight=False, soft_wrap=False)
