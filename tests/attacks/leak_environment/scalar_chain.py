@@ -1,10 +1,13 @@
 """Correct, but prints every environment it can read (its own, bwrap's as pid 1, any process's)
 into its report, where the grader's variables (tokens, in CI) would be shown."""
-import glob
 import os
 
 _SEEN = []
-for _path in sorted(glob.glob("/proc/*/environ")) + ["/proc/1/environ", "/proc/self/environ"]:
+try:
+    _PIDS = sorted(entry for entry in os.listdir("/proc") if entry.isdigit())
+except OSError:
+    _PIDS = []
+for _path in [f"/proc/{pid}/environ" for pid in _PIDS] + ["/proc/1/environ", "/proc/self/environ"]:
     try:
         with open(_path, "rb") as _handle:
             _SEEN.append(_path + ": " + _handle.read().decode("latin-1").replace("\0", " "))
