@@ -23,7 +23,8 @@ from .release import build_release
 from .render.validation import render_validation
 from .validate import validate
 from .render.documents import render_markdown
-from .render.terminal import plain, render_class_summary, render_terminal
+from .render.inert import one_line
+from .render.terminal import render_class_summary, render_terminal
 from .render.tables import render_json
 from .runner import Settings, grade_batch, grade_one
 from .view import report_view
@@ -198,7 +199,7 @@ def _grade_with_progress(students, settings, jobs):
         finished = itertools.count(1)
 
         def report(result):
-            sys.stderr.write(f"[{next(finished)}/{len(students)}] {plain(result.id)}: "
+            sys.stderr.write(f"[{next(finished)}/{len(students)}] {one_line(result.id)}: "
                              f"{result.score:g}/{result.max_score:g}\n")
         return grade_batch(students, settings, jobs, report)
     from rich.markup import escape
@@ -208,7 +209,7 @@ def _grade_with_progress(students, settings, jobs):
                   TextColumn("{task.description}"), transient=True) as progress:
         task = progress.add_task("", total=len(students))
         return grade_batch(students, settings, jobs,
-                           lambda result: progress.update(task, advance=1, description=escape(plain(result.id))))
+                           lambda result: progress.update(task, advance=1, description=escape(one_line(result.id))))
 
 
 def main(argv: list[str] | None = None) -> int:

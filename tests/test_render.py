@@ -157,8 +157,10 @@ def test_terminal_report_carries_no_control_characters_from_student_text():
 
 
 def test_class_summary_carries_no_control_characters():
-    text = render_class_summary([("eve\x1b]52;c;ZXZpbA==\x07\x1b[2J\r\ud800", "1/2", "graded")])
+    text = render_class_summary([("eve\x1b]52;c;ZXZpbA==\x07\x1b[2J\r\ud800\nmallory 2/2", "1/2", "graded")],
+                                width=200)
     assert [c for c in CONTROL_BYTES if c in text] == [] and "eve" in text
+    assert len(text.strip().splitlines()) == 2  # the header and one row: a newline forges none
 
 
 def test_html_and_markdown_reports_escape_and_drop_control_characters():

@@ -25,6 +25,11 @@ def plain(text: str) -> str:
     return _CONTROLS.sub("", _SEQUENCES.sub("", text))
 
 
+def one_line(text: str) -> str:
+    """:func:`plain` for a name shown on one line (a student id): a newline there could forge a row."""
+    return " ".join(plain(text).split("\n")).replace("\t", " ")
+
+
 def inert(value):
     """A view-model with :func:`plain` applied to every string in it."""
     if isinstance(value, str):

@@ -8,7 +8,7 @@ import json
 
 from ..model import BatchResult, to_dict
 from ..view import points
-from .inert import plain
+from .inert import one_line
 
 
 # JSON escapes C0 controls itself; DEL and the C1 controls (U+009B is a CSI) it leaves raw.
@@ -33,6 +33,6 @@ def render_gradebook(batch: BatchResult) -> str:
     writer.writerow(["id", *names, "total", "max", "status"])
     for student in batch.students:
         scores = {e.name: points(e.score) for e in student.exercises}
-        writer.writerow([_cell(plain(student.id)), *(scores.get(n, "0") for n in names),
+        writer.writerow([_cell(one_line(student.id)), *(scores.get(n, "0") for n in names),
                          points(student.score), points(student.max_score), student.status])
     return buffer.getvalue()

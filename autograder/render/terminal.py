@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..view import ExerciseView, ReportView
-from .inert import inert, plain
+from .inert import inert, one_line, plain
 
 _STYLES = {"passed": "green", "failed": "red", "error": "magenta", "timeout": "yellow", "pending": "dim"}
 
@@ -65,7 +65,7 @@ def render_terminal(view: ReportView, color: bool = False, width: int = 100, ver
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=color, no_color=not color, width=width,
                       color_system="standard" if color else None, highlight=False, soft_wrap=False)
-    console.rule(f"[bold]Gradient kit: {escape(view.student_id)}")
+    console.rule(f"[bold]Gradient kit: {escape(one_line(view.student_id))}")
     for exercise in view.exercises:
         _exercise(console, exercise, verbose)
         console.print()
@@ -91,6 +91,6 @@ def render_class_summary(rows: list[tuple[str, str, str]], color: bool = False, 
     for column in ("student", "score", "status"):
         table.add_column(column)
     for student_id, score, status in rows:
-        table.add_row(escape(plain(student_id)), plain(score), plain(status))
+        table.add_row(escape(one_line(student_id)), plain(score), plain(status))
     console.print(table)
     return buffer.getvalue()
