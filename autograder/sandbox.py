@@ -21,6 +21,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import seccomp
 from .cgroup import WorkerCgroup
 
 WORKER_DIR = Path(__file__).resolve().parent
@@ -67,11 +68,38 @@ def _python() -> str:
     return str(Path(sys.executable).resolve())
 
 
-def _bwrap_command(python: str, limits: Limits, status_fd: int | None = None) -> list[str]:
+def _bwrap_command(python: str, limits: Limits, status_fd: int | None = None,
+                   seccomp_fd: int | None = None) -> list[str]:
     # bwrap reports the sandbox's start on status_fd: a worker that dies before it was never started.
-    status = ["--json-status-fd", str(status_fd)] if status_fd is not None else []
+    extra = ["--json-status-fd", str(status_fd)] if status_fd is not None else []
+    extra += ["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []
     prefix = _bwrap_prefix(limits)
-    return prefix[:1] + status + prefix[1:] + [python, "-I", "-B", f"{SANDBOX_WORKER_DIR}/worker.py"]
+    return prefix[:1] + extra + prefix[1:] + [python, "-I", "-B", f"{SANDBOX_WORKER_DIR}/worker.py"]
+
+
+def _readable(data: bytes) -> int:
+    """A descriptor to read ``data`` from (a pipe, written and closed; the program is tiny)."""
+    read, write = os.pipe()
+    os.write(write, data)
+    os.close(write)
+    return read
+
+
+@functools.lru_cache(maxsize=None)
+def _seccomp_program(binary: str = "bwrap") -> bytes | None:
+    """The filter of :mod:`seccomp`, where this machine and this bwrap accept it."""
+    program = seccomp.program()
+    if program is None:
+        return None
+    descriptor = _readable(program)
+    try:
+        probe = subprocess.run([binary, "--seccomp", str(descriptor), "--ro-bind", "/", "/", "true"],
+                               capture_output=True, timeout=30, pass_fds=(descriptor,))
+    except (OSError, subprocess.SubprocessError):
+        return None
+    finally:
+        os.close(descriptor)
+    return program if probe.returncode == 0 else None
 
 
 @functools.lru_cache(maxsize=None)
@@ -177,9 +205,13 @@ def spawn(isolation: str, limits: Limits) -> subprocess.Popen:
     """Start one worker; the caller owns it and must call :func:`kill`."""
     jail = uid = None
     status_read = status_write = log = None
+    passed: tuple[int, ...] = ()
     if isolation == "bubblewrap":
         status_read, status_write = os.pipe()
-        command = _bwrap_command(_python(), limits, status_write)
+        program = _seccomp_program()
+        filter_fd = _readable(program) if program is not None else None
+        command = _bwrap_command(_python(), limits, status_write, filter_fd)
+        passed = (status_write,) if filter_fd is None else (status_write, filter_fd)
         # bwrap's own environment is readable inside (/proc/1/environ): never the grader's.
         env = _worker_env()
         log = tempfile.TemporaryFile()  # bwrap's own complaints; the worker's stderr is /dev/null
@@ -201,10 +233,11 @@ def spawn(isolation: str, limits: Limits) -> subprocess.Popen:
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log or subprocess.DEVNULL,
         env=env, cwd="/" if isolation == "process" else None, start_new_session=True,
         preexec_fn=functools.partial(_limit_resources, limits, isolation == "bubblewrap" or os.getuid() != 0, group), close_fds=True,
-        pass_fds=(status_write,) if status_write is not None else (),
+        pass_fds=passed,
     )
+    for descriptor in passed:
+        os.close(descriptor)
     if status_write is not None:
-        os.close(status_write)
         process.bwrap_status = os.fdopen(status_read, "rb", buffering=0)
         process.bwrap_log = log
     process.jail = jail  # removed again by kill()

@@ -150,3 +150,28 @@ def test_bwrap_itself_starts_without_the_graders_environment(monkeypatch, tmp_pa
     seen = module.call("scalar_gradient_chain", 1, 1.0).value
     module.close()
     assert "PATH=" in seen and "canary-6f1d" not in seen
+
+
+def test_the_seccomp_filter_is_well_formed_and_known_only_where_its_numbers_are():
+    from autograder import seccomp
+
+    for machine in ("x86_64", "aarch64"):
+        program = seccomp.program(machine)
+        assert program and len(program) % 8 == 0 and len(program) // 8 < 20
+    assert seccomp.program("sparc64") is None
+
+
+@pytest.mark.skipif(not sandbox.bubblewrap_works() or sandbox._seccomp_program() is None,
+                    reason="bubblewrap with a seccomp filter is not available on this machine")
+def test_student_code_cannot_hold_ram_in_shared_memory_or_memfds(tmp_path):
+    (tmp_path / "scalar_chain.py").write_text(
+        "import ctypes, os\n"
+        "def scalar_gradient_chain(depth, scale):\n"
+        "    libc = ctypes.CDLL(None, use_errno=True)\n"
+        "    shm = libc.shmget(0x5eed, 1 << 20, 0o1000 | 0o600)\n"
+        "    try:\n        os.memfd_create('x')\n        memfd = True\n"
+        "    except OSError:\n        memfd = False\n"
+        "    return [shm, memfd, float(os.getpid() > 0)]\n")
+    module = StudentModule(tmp_path / "scalar_chain.py", "scalar_chain", "bubblewrap")
+    assert module.call("scalar_gradient_chain", 1, 1.0).value == [-1, False, 1.0]
+    module.close()
