@@ -256,17 +256,20 @@ def start_failure(process: subprocess.Popen) -> str | None:
     status = getattr(process, "bwrap_status", None)
     if status is None:
         return None
-    try:
-        process.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        return None
     os.set_blocking(status.fileno(), False)
-    try:
-        reported = status.read(1 << 16) or b""
-    except (BlockingIOError, OSError):
-        reported = b""
-    if b'"child-pid"' in reported:
-        return None
+    reported = b""
+    for attempt in range(2):  # usually the sandbox started, and said so long ago: no need to wait
+        try:
+            reported += status.read(1 << 16) or b""
+        except (BlockingIOError, OSError):
+            pass
+        if b'"child-pid"' in reported:
+            return None
+        if attempt == 0:
+            try:
+                process.wait(timeout=5)  # bwrap is on its way out: all it will say is written then
+            except subprocess.TimeoutExpired:
+                return None
     process.bwrap_log.seek(0)
     said = process.bwrap_log.read(4096).decode("utf-8", "replace").splitlines()
     reason = next((line for line in said if line.startswith("bwrap:")), "")[:300]
