@@ -163,15 +163,17 @@ def test_the_seccomp_filter_is_well_formed_and_known_only_where_its_numbers_are(
 
 @pytest.mark.skipif(not sandbox.bubblewrap_works() or sandbox._seccomp_program() is None,
                     reason="bubblewrap with a seccomp filter is not available on this machine")
-def test_student_code_cannot_hold_ram_in_shared_memory_or_memfds(tmp_path):
+def test_student_code_cannot_hold_ram_in_shared_memory_memfds_or_socket_buffers(tmp_path):
     (tmp_path / "scalar_chain.py").write_text(
-        "import ctypes, os\n"
+        "import ctypes, os, socket\n"
+        "def made(make):\n"
+        "    try:\n        make()\n        return True\n"
+        "    except OSError:\n        return False\n"
         "def scalar_gradient_chain(depth, scale):\n"
         "    libc = ctypes.CDLL(None, use_errno=True)\n"
         "    shm = libc.shmget(0x5eed, 1 << 20, 0o1000 | 0o600)\n"
-        "    try:\n        os.memfd_create('x')\n        memfd = True\n"
-        "    except OSError:\n        memfd = False\n"
-        "    return [shm, memfd, float(os.getpid() > 0)]\n")
+        "    return [shm, made(lambda: os.memfd_create('x')), made(socket.socketpair), made(os.pipe)]\n")
     module = StudentModule(tmp_path / "scalar_chain.py", "scalar_chain", "bubblewrap")
-    assert module.call("scalar_gradient_chain", 1, 1.0).value == [-1, False, 1.0]
+    # A pipe is still allowed: the filter refuses only what it names.
+    assert module.call("scalar_gradient_chain", 1, 1.0).value == [-1, False, False, True]
     module.close()
