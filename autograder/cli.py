@@ -20,12 +20,13 @@ from . import __version__, preflight, sandbox
 from .options import at_least_one, call_seconds, memory_mb, seed
 from .errors import GradeError
 from .model import BatchResult, load_course
-from .output import check_writable_file, locked, write_atomic, write_batch
+from .output import check_writable_file, locked, within_boundary, write_atomic, write_batch
 from .stored import RunIdentity, check_mergeable, check_writable, merge, read_stored
 from .release import build_release
 from .render.validation import render_validation
 from .validate import validate
 from .render.documents import render_markdown
+from .render.inert import one_line
 from .render.terminal import render_class_summary, render_terminal
 from .render.tables import render_json
 from .runner import Settings, grade_batch, grade_one
@@ -165,15 +166,21 @@ def run_check(args: argparse.Namespace) -> int:
     if broken:  # a grader that cannot load is the kit's problem: no report that blames the student
         preflight.prove_graders(settings.graders_dir)  # names the grader that does not load, if one does not
         raise preflight.HostProblem(f"the grader for {broken[0].name} failed: {broken[0].message}")
-    batch = BatchResult(settings.seed, settings.isolation, (student,), __version__, _now(),
-                        sandbox.describe(settings.isolation, settings.bwrap))
-    view = report_view(student, batch.seed, batch.sandbox, batch.created, batch.version)
-    sys.stdout.write(render_terminal(view, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ,
-                                     verbose=args.verbose))
+    color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    described = sandbox.describe(settings.isolation, settings.bwrap)
+
+    def documents(result):
+        batch = BatchResult(settings.seed, settings.isolation, (result,), __version__, _now(), described)
+        view = report_view(result, batch.seed, described, batch.created, batch.version)
+        return (render_terminal(view, color=color, verbose=args.verbose),
+                render_markdown(view, ROOT / "templates") if args.markdown else "", render_json(batch))
+
+    student, (terminal, markdown, results) = within_boundary(student, documents)
+    sys.stdout.write(terminal)
     if args.markdown:
-        write_atomic(args.markdown, render_markdown(view, ROOT / "templates"))
+        write_atomic(args.markdown, markdown)
     if args.json:
-        write_atomic(args.json, render_json(batch))
+        write_atomic(args.json, results)
     graded = [t for e in student.exercises for t in e.tests if t.status != "pending"]
     return 0 if graded and all(t.status == "passed" for t in graded) else 1
 
@@ -288,15 +295,17 @@ def _grade_with_progress(students, settings, jobs):
         finished = itertools.count(1)
 
         def report(result):
-            sys.stderr.write(f"[{next(finished)}/{len(students)}] {result.id}: {result.score:g}/{result.max_score:g}\n")
+            sys.stderr.write(f"[{next(finished)}/{len(students)}] {one_line(result.id)}: "
+                             f"{result.score:g}/{result.max_score:g}\n")
         return grade_batch(students, settings, jobs, report)
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), transient=True) as progress:
         task = progress.add_task("", total=len(students))
         return grade_batch(students, settings, jobs,
-                           lambda result: progress.update(task, advance=1, description=result.id))
+                           lambda result: progress.update(task, advance=1, description=escape(one_line(result.id))))
 
 
 def _unknown_command(word: str) -> str | None:

@@ -15,13 +15,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import codec, sandbox
-from .problems import (BadReply, FunctionMissing, ImportFailed, NotImplementedYet, StudentRaised,
+from . import codec, sandbox, sanitize
+from .problems import (BadReply, FunctionMissing, ImportFailed, NotImplementedYet, SandboxFailed, StudentRaised,
                        StudentTimeout, SubmissionMissing, SubmissionUnreadable, WorkerCrashed)
 
 MAX_SOURCE_BYTES = 1 << 20
 MAX_TIMEOUTS = 4
-HEAD_CHARS = TAIL_CHARS = 4000
+HEAD_CHARS = TAIL_CHARS = sanitize.OUTPUT_CHARS
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,11 @@ class StudentModule:
             self._restart()
             raise BadReply(f"{function}() returned something the grader cannot read ({exc}).") from None
 
+    @property
+    def problem(self) -> Exception | None:
+        """What fails every call to this file (missing, unreadable, not importable), once known."""
+        return self._problem
+
     def drain_output(self) -> dict | None:
         """What the student's code printed since the last drain: head, tail, and how much was cut."""
         if not self._output:
@@ -156,7 +161,11 @@ class StudentModule:
         self._process = sandbox.spawn(self.isolation, self.limits, self.bwrap_path)
         request = {"op": "load", "source": self._source, "filename": self.path.name, "module": self.exercise}
         try:
-            reply = self._exchange(request, self.limits.load_timeout, f"the import of {self.path.name}")
+            try:
+                reply = self._exchange(request, self.limits.load_timeout, f"the import of {self.path.name}")
+            except SandboxFailed:  # the host's fault, and often passing (a full quota): one more try
+                self._process = sandbox.spawn(self.isolation, self.limits)
+                reply = self._exchange(request, self.limits.load_timeout, f"the import of {self.path.name}")
         except (StudentTimeout, WorkerCrashed, BadReply) as problem:
             self._problem = problem  # an import that hangs or dies will do so again: fail fast from now on
             raise
@@ -175,14 +184,14 @@ class StudentModule:
         if error.get("kind") == "exit":
             return ImportFailed(f"{name} calls sys.exit() while it is being imported.",
                                 "Remove top-level code that exits; only define functions.")
-        return ImportFailed(f"{name} raised {error.get('type')} while being imported: {error.get('message')}",
+        return ImportFailed(f"{name} raised {error.get('type') or 'an exception'} while being imported: {error.get('message')}",
                             "Code at the top level of your file runs on import; keep it to imports and definitions.",
                             str(error.get("traceback", "")))
 
     def _problem_from(self, error: object, function: str) -> Exception:
         error = error if isinstance(error, dict) else {}
-        kind, exc_type, message = error.get("kind"), str(error.get("type")), str(error.get("message", ""))
-        detail = str(error.get("traceback", ""))
+        kind, exc_type, message = error.get("kind"), error.get("type") or "an exception", error.get("message", "")
+        detail = error.get("traceback", "")
         if kind == "missing":
             return FunctionMissing(f"{self.path.name} has no function named {function}.",
                                    "Keep the function name and signature from the stub.")
@@ -194,8 +203,7 @@ class StudentModule:
         if kind == "protocol":
             self._restart()
             return BadReply(f"{function}() could not be run: {message}")
-        mro = error.get("mro")
-        mro = tuple(str(n)[:80] for n in mro[:20]) if isinstance(mro, list) else ()
+        mro = tuple(error.get("mro") or ())
         return StudentRaised(f"{function}() raised {exc_type}: {message}".rstrip(": "), "", detail, exc_type, mro)
 
     def _exchange(self, request: dict, timeout: float, what: str) -> dict:
@@ -211,7 +219,7 @@ class StudentModule:
             deadline = time.monotonic() + timeout  # one budget for the whole reply, header and body
             header = self._read(codec.HEADER_SIZE, deadline, timeout, what)
             body = self._read(codec.frame_length(header, self.limits.reply_bytes), deadline, timeout, what)
-            reply = codec.load_frame(body)
+            reply = sanitize.reply(codec.load_frame(body))  # nothing raw goes further than this line
         except codec.CodecError as exc:
             self._restart()
             raise BadReply(f"The worker sent an unreadable reply during {what} ({exc}).") from None
@@ -219,17 +227,15 @@ class StudentModule:
             self._restart()
             raise BadReply(f"The worker answered out of turn during {what}; its output cannot be trusted.")
         output = reply.get("output")
-        if isinstance(output, dict) and all(isinstance(output.get(k), str) for k in ("head", "tail")):
-            total = output.get("total") if isinstance(output.get("total"), int) else 0
-            if total:
-                head, tail = output["head"][:HEAD_CHARS], output["tail"][-TAIL_CHARS:]
-                self._output.append({"head": head, "tail": tail, "total": total,
-                                     "cut": max(total - len(head) - len(tail), 0)})
+        if output and output["total"]:
+            head, tail, total = output["head"], output["tail"], output["total"]
+            self._output.append({"head": head, "tail": tail, "total": total,
+                                 "cut": max(total - len(head) - len(tail), 0)})
         return reply
 
     def _read(self, size: int, deadline: float, timeout: float, what: str) -> bytes:
         stream = self._process.stdout
-        data = b""
+        data = bytearray()  # appended to in pipe-sized chunks: bytes would copy a 32 MB reply ~500 times
         while len(data) < size:
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not select.select([stream], [], [], remaining)[0]:
@@ -241,10 +247,11 @@ class StudentModule:
             if not chunk:
                 return self._crashed(what)
             data += chunk
-        return data
+        return bytes(data)
 
     def _crashed(self, what: str):
         process = self._process
+        failure = sandbox.start_failure(process) if process else None
         code = process.poll() if process else None
         if process is not None:
             try:
@@ -254,6 +261,9 @@ class StudentModule:
             code = process.poll()
             self.last_stderr = sandbox.stderr_tail(process)
         self._restart()
+        if failure is not None:
+            raise SandboxFailed(f"The sandbox could not start during {what} ({failure}); this is not your fault.",
+                                "Tell your instructor; this check's score is withheld.")
         if code is not None and code < 0:
             reason = f"was killed by signal {-code}"
             hint = "Signal 9 or 24 usually means it used too much memory or CPU time."

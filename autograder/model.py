@@ -37,6 +37,15 @@ class Output:
 
 
 @dataclass(frozen=True)
+class Problem:
+    """One cause that fails every check of an exercise (a missing file, an import error), stored once."""
+
+    message: str
+    hint: str = ""
+    detail: str = ""
+
+
+@dataclass(frozen=True)
 class CheckResult:
     name: str
     description: str
@@ -60,6 +69,7 @@ class ExerciseResult:
     tests: tuple[CheckResult, ...] = ()
     pending_points: float = 0.0
     message: str = ""
+    problem: Problem | None = None  # the checks it failed carry no copy of its text
 
 
 @dataclass(frozen=True)
@@ -88,10 +98,10 @@ class BatchResult:
 
 
 def exercise_result(name: str, title: str, tests: tuple[CheckResult, ...], status: str = "graded",
-                    message: str = "") -> ExerciseResult:
+                    message: str = "", problem: Problem | None = None) -> ExerciseResult:
     graded = [t for t in tests if t.status != "pending"]
     return ExerciseResult(
-        name=name, title=title, status=status, tests=tests, message=message,
+        name=name, title=title, status=status, tests=tests, message=message, problem=problem,
         score=sum(t.score for t in graded), max_score=sum(t.max_score for t in graded),
         pending_points=sum(t.max_score for t in tests if t.status == "pending"),
     )

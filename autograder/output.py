@@ -8,16 +8,19 @@ the modes the umask allows, like any other program's output (0644 and 0755 under
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
+from dataclasses import replace
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 from .errors import GradeError
-from .model import BatchResult
+from .model import BatchResult, StudentResult, exercise_result, student_result, to_dict
 from .names import REPORTS, name_key, report_stems
 from .render.documents import render_html, render_markdown
 from .render.tables import render_gradebook, render_json
+from .sanitize import text
 from .view import report_view
 
 try:
@@ -26,6 +29,7 @@ except ImportError:  # Windows: no advisory locks; grading into one folder twice
     fcntl = None
 
 _REPORT_SUFFIXES = (".html", ".md")
+T = TypeVar("T")
 
 
 def check_writable_file(path: Path) -> None:
@@ -57,7 +61,8 @@ def write_atomic(path: Path, text: str) -> None:
     try:
         if kept_mode is not None:  # an instructor who made the gradebook private keeps it private
             os.fchmod(handle, kept_mode)
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+        # Text is valid by the time it gets here; should any slip through, a file is still written.
+        with os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace", newline="") as stream:
             stream.write(text)
         os.replace(temporary, path)
     except BaseException:
@@ -80,6 +85,27 @@ def locked(out: Path) -> Iterator[None]:
         os.close(handle)
 
 
+def grader_error(student: StudentResult, exc: Exception) -> StudentResult:
+    """The error row that stands for a student whose results the grader could not show."""
+    message = (f"The grader failed while writing this report ({type(exc).__name__}: {text(str(exc), 200)}); "
+               "this is not your fault.")
+    exercises = tuple(exercise_result(e.name, e.title, (), "error", message) for e in student.exercises)
+    return replace(student_result(student.id, exercises, "error", message), graded=student.graded,
+                   sandbox=student.sandbox)
+
+
+def within_boundary(student: StudentResult, render: Callable[[StudentResult], T]) -> tuple[StudentResult, T]:
+    """``render(student)``, or, when that fails, the same for the student's error row.
+
+    One student's data can then cost that student's report, never the class's outputs.
+    """
+    try:
+        return student, render(student)
+    except Exception as exc:  # noqa: BLE001  (any failure on one student's data)
+        fallback = grader_error(student, exc)
+        return fallback, render(fallback)
+
+
 def write_batch(batch: BatchResult, out: Path, templates_dir: Path,
                 previous: BatchResult | None = None) -> dict[str, Path]:
     """Write every output of ``batch`` under ``out``; returns the report path per student id.
@@ -91,13 +117,22 @@ def write_batch(batch: BatchResult, out: Path, templates_dir: Path,
     """
     stems = report_stems(s.id for s in batch.students)
     reports: dict[str, Path] = {}
-    for student in batch.students:
+    students = []
+
+    def documents(student: StudentResult) -> tuple[str, str]:
         view = report_view(student, batch.seed, student.sandbox or batch.sandbox or batch.isolation,
                            student.graded or batch.created, batch.version)
+        json.dumps(to_dict(student), ensure_ascii=False)  # what results.json will hold must be writable
+        return render_html(view, templates_dir), render_markdown(view, templates_dir)
+
+    for student in batch.students:
+        student, (html, markdown) = within_boundary(student, documents)
         stem = stems[student.id]
-        write_atomic(out / REPORTS / f"{stem}.html", render_html(view, templates_dir))
-        write_atomic(out / REPORTS / f"{stem}.md", render_markdown(view, templates_dir))
+        write_atomic(out / REPORTS / f"{stem}.html", html)
+        write_atomic(out / REPORTS / f"{stem}.md", markdown)
         reports[student.id] = out / REPORTS / f"{stem}.html"
+        students.append(student)
+    batch = replace(batch, students=tuple(students))
     write_atomic(out / "gradebook.csv", render_gradebook(batch))
     write_atomic(out / "results.json", render_json(batch))
     ours = report_stems(s.id for s in previous.students) if previous is not None else {}

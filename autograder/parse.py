@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
-from .model import (STATUSES, CheckResult, Exercise, ExerciseResult, Output, exercise_result,
+from .model import (STATUSES, CheckResult, Exercise, ExerciseResult, Output, Problem, exercise_result,
                     student_result, StudentResult)
 
 _OUTCOME_STATUS = {"passed": "passed", "failed": "failed", "error": "error", "skipped": "pending"}
@@ -52,11 +53,17 @@ def _pending(entry: dict) -> CheckResult:
 def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[str],
                     hidden: dict | None = None) -> tuple[ExerciseResult, ...]:
     tests_by_exercise: dict[str, list[CheckResult]] = defaultdict(list)
+    problems: dict[str, Problem] = {}
     for test in report.get("tests", []):
-        exercise = (test.get("metadata") or {}).get("exercise")
+        meta = test.get("metadata") or {}
+        exercise = meta.get("exercise")
         if exercise is None:
             exercise = str(test.get("nodeid", "")).split("::")[0].rsplit("/", 1)[-1].removesuffix(".py").removeprefix("test_")
-        tests_by_exercise[exercise].append(_check(test))
+        check = _check(test)
+        if meta.get("exercise_wide"):  # said once for the exercise, not copied into every check
+            problems.setdefault(exercise, Problem(check.message, check.hint, check.detail))
+            check = replace(check, message="", hint="", detail="")
+        tests_by_exercise[exercise].append(check)
     for exercise, entries in (hidden or {}).items():
         tests_by_exercise[exercise].extend(_pending(entry) for entry in entries)
     broken = _broken_modules(report)
@@ -69,9 +76,9 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
                                                   "this is not your fault and it scores nothing either way."))
         elif exercise.name not in submitted:
             results.append(exercise_result(exercise.name, exercise.title, tests, "missing",
-                                           f"{exercise.name}.py was not submitted."))
+                                           f"{exercise.name}.py was not submitted.", problems.get(exercise.name)))
         else:
-            results.append(exercise_result(exercise.name, exercise.title, tests))
+            results.append(exercise_result(exercise.name, exercise.title, tests, problem=problems.get(exercise.name)))
     return tuple(results)
 
 

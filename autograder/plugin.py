@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from . import sandbox
+from . import sandbox, sanitize
 from .client import StudentModule
 from .problems import CheckFailed, StudentProblem
 
@@ -87,6 +87,13 @@ def rng(request: pytest.FixtureRequest) -> np.random.Generator:
     return np.random.default_rng(seed_for(request.config, request.node.name))
 
 
+def _bounded(verdict: dict) -> dict:
+    """Every stored text bounded and encodable, whatever a check or a student's value put in it."""
+    return {**verdict, "message": sanitize.text(verdict["message"], 2 * sanitize.MESSAGE_CHARS),
+            "hint": sanitize.text(verdict["hint"], sanitize.MESSAGE_CHARS),
+            "detail": sanitize.text(verdict["detail"], sanitize.DETAIL_CHARS, keep="tail")}
+
+
 def _verdict(excinfo: pytest.ExceptionInfo | None) -> dict:
     if excinfo is None:
         return {"status": "passed", "message": "", "hint": "", "detail": ""}
@@ -106,6 +113,14 @@ def _verdict(excinfo: pytest.ExceptionInfo | None) -> dict:
             "hint": "Tell your instructor; the check's score is withheld.", "detail": ""}
 
 
+def _exercise_wide(excinfo: pytest.ExceptionInfo | None, module: object) -> bool:
+    """Whether the check failed for what fails every check of the file (stored once, by parse)."""
+    problem = module.problem if isinstance(module, StudentModule) else None
+    exc = excinfo.value if excinfo is not None else None
+    return (problem is not None and isinstance(exc, StudentProblem) and type(exc) is type(problem)
+            and exc.message == problem.message)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_json_runtest_metadata(item: pytest.Item, call: pytest.CallInfo) -> dict:
     """Called by pytest-json-report for each phase; the first phase that fails decides."""
@@ -123,10 +138,12 @@ def pytest_json_runtest_metadata(item: pytest.Item, call: pytest.CallInfo) -> di
         )
     if "status" in extra and extra["status"] != "passed":
         return meta
+    module = item.funcargs.get("student") if hasattr(item, "funcargs") else None
     if call.excinfo is not None or call.when == "call":
-        meta.update(_verdict(call.excinfo))
+        meta.update(_bounded(_verdict(call.excinfo)))
+        if _exercise_wide(call.excinfo, module):
+            meta["exercise_wide"] = True
     if call.when == "call" or (call.excinfo is not None and call.when == "setup"):
-        module = item.funcargs.get("student") if hasattr(item, "funcargs") else None
         output = module.drain_output() if isinstance(module, StudentModule) else None
         if output:
             meta["output"] = output

@@ -68,6 +68,12 @@ class BadReply(StudentProblem):
     status = "error"
 
 
+class SandboxFailed(StudentProblem):
+    """The sandbox itself did not start (bubblewrap's own error): the host's problem, never the student's."""
+
+    status = "error"
+
+
 class CheckFailed(AssertionError):
     """A check's verdict: what the student got, what was expected, and the likely misconception."""
 

@@ -21,6 +21,7 @@ from pytest_jsonreport.plugin import JSONReport
 
 from .model import Exercise, StudentResult, exercise_result, load_course, student_result
 from .parse import parse_student
+from .sanitize import text
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,8 @@ def grade_one(student_id: str, folder: Path, settings: Settings) -> StudentResul
             course = tuple(e for e in course if e.name in submitted)
         return parse_student(student_id, report, course, submitted, load_hidden_manifest(settings.graders_dir))
     except Exception as exc:  # a grader bug must cost one row, not the batch
-        return failed_student(student_id, course, f"Grading failed inside the grader ({type(exc).__name__}: {exc}).")
+        return failed_student(student_id, course,
+                              f"Grading failed inside the grader ({type(exc).__name__}: {text(str(exc), 200)}).")
 
 
 def failed_student(student_id: str, course: tuple[Exercise, ...], message: str) -> StudentResult:

@@ -20,7 +20,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import bwrap
+from . import bwrap, seccomp
 from .cgroup import WorkerCgroup
 
 try:
@@ -84,16 +84,66 @@ def _python() -> str:
     return os.path.abspath(sys.executable)
 
 
-def _bwrap_command(bwrap_path: str, python: str, limits: Limits) -> list[str]:
-    return _bwrap_prefix(bwrap_path, limits) + [python, "-I", "-B", f"{SANDBOX_WORKER_DIR}/worker.py"]
+def _bwrap_command(bwrap_path: str, python: str, limits: Limits, status_fd: int | None = None,
+                   seccomp_fd: int | None = None) -> list[str]:
+    # bwrap reports the sandbox's start on status_fd: a worker that dies before it was never started.
+    extra = ["--json-status-fd", str(status_fd)] if status_fd is not None else []
+    extra += ["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []
+    prefix = _bwrap_prefix(bwrap_path, limits)
+    return prefix[:1] + extra + prefix[1:] + [python, "-I", "-B", f"{SANDBOX_WORKER_DIR}/worker.py"]
+
+
+def _readable(data: bytes) -> int:
+    """A descriptor to read ``data`` from (a pipe, written and closed; the program is tiny)."""
+    read, write = os.pipe()
+    os.write(write, data)
+    os.close(write)
+    return read
+
+
+@functools.lru_cache(maxsize=None)
+def _seccomp_program(binary: str) -> bytes | None:
+    """The filter of :mod:`seccomp`, where this machine and this bwrap accept it."""
+    program = seccomp.program()
+    if program is None:
+        return None
+    descriptor = _readable(program)
+    try:
+        probe = subprocess.run([binary, "--seccomp", str(descriptor), "--ro-bind", "/", "/", "true"],
+                               capture_output=True, timeout=30, pass_fds=(descriptor,))
+    except (OSError, subprocess.SubprocessError):
+        return None
+    finally:
+        os.close(descriptor)
+    return program if probe.returncode == 0 else None
+
+
+@functools.lru_cache(maxsize=None)
+def _userns_lockdown(binary: str) -> tuple[str, ...]:
+    """Flags that stop student code creating user namespaces, where this bwrap (>= 0.8) can.
+
+    Nested namespaces would be charged to the quota of the user that runs bwrap (root, in CI):
+    one student could fill it and make every classmate's sandbox fail to start.
+    """
+    flags = ("--unshare-user", "--disable-userns")
+    try:
+        if "--disable-userns" not in subprocess.run([binary, "--help"], capture_output=True, text=True,
+                                                    timeout=30).stdout:
+            return ()
+        probe = subprocess.run([binary, *flags, "--ro-bind", "/", "/", "true"], capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    return flags if probe.returncode == 0 else ()
 
 
 def _bwrap_prefix(bwrap_path: str, limits: Limits = Limits()) -> list[str]:
     command = [
-        bwrap_path, "--die-with-parent", "--unshare-all", "--new-session",
+        bwrap_path, "--die-with-parent", "--unshare-all", *_userns_lockdown(bwrap_path), "--new-session",
         "--uid", str(NOBODY), "--gid", str(NOBODY),
         "--ro-bind", "/usr", "/usr",
-        "--proc", "/proc", "--dev", "/dev", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp", "--chdir", "/tmp",
+        # /dev is read-only: its tmpfs (and /dev/shm in it) would otherwise be unbounded host RAM.
+        "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
+        "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp", "--chdir", "/tmp",
         "--clearenv",
     ]
     for link in ("lib", "lib64", "bin", "sbin"):
@@ -209,14 +259,21 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "") -> subprocess.Po
     host's reasons (no numpy, bwrap refused), which :func:`stderr_tail` shows the operator.
     """
     jail = uid = None
+    status_read = status_write = None
+    passed: tuple[int, ...] = ()
     if isolation == "bubblewrap":
         if not bwrap_path:
             found = find_bwrap().found
             if found is None:
                 raise OSError(f"bubblewrap cannot start here: {find_bwrap().reason}")
             bwrap_path = found.path
-        command = _bwrap_command(bwrap_path, _python(), limits)
-        env = None
+        status_read, status_write = os.pipe()
+        program = _seccomp_program(bwrap_path)
+        filter_fd = _readable(program) if program is not None else None
+        command = _bwrap_command(bwrap_path, _python(), limits, status_write, filter_fd)
+        passed = (status_write,) if filter_fd is None else (status_write, filter_fd)
+        # bwrap's own environment is readable inside (/proc/1/environ): never the grader's.
+        env = _worker_env()
     elif isolation == "process":
         if LINUX:
             _become_subreaper()
@@ -232,20 +289,56 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "") -> subprocess.Po
         raise ValueError(f"unknown isolation {isolation!r}")
     # The tree's memory: the worker, a few children of its own, and its private /tmp.
     group = WorkerCgroup.create(2 * limits.memory_bytes + limits.tmp_bytes, limits.processes + 4) if LINUX else None
+    # bwrap's own complaints and the worker's, until its imports are done (then /dev/null): the
+    # host's reasons, which start_failure and stderr_tail read (student code runs only after that).
     stderr = tempfile.TemporaryFile()
     posix = os.name == "posix"
     process = subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
         env=env, cwd="/" if isolation == "process" and posix else None, start_new_session=posix,
         preexec_fn=functools.partial(_limit_resources, limits, _process_cap(isolation, limits), group)
-        if resource is not None else None, close_fds=True,
+        if resource is not None else None, close_fds=True, pass_fds=passed,
     )
     process.stderr_file = stderr
+    for descriptor in passed:
+        os.close(descriptor)
+    if status_write is not None:
+        process.bwrap_status = os.fdopen(status_read, "rb", buffering=0)
+        process.bwrap_log = stderr
     process.jail = jail  # removed again by kill()
     process.group = group
     process.worker_uid = uid if jail else None  # everything running as it is killed by kill()
     _LIVE_WORKERS.add(process.pid)
     return process
+
+
+def start_failure(process: subprocess.Popen) -> str | None:
+    """Why bubblewrap could not start this worker's sandbox, or None when it did start.
+
+    Decided by what bwrap itself reported outside the sandbox (the child's pid, once it exists),
+    which student code cannot reach; a worker that dies after that is the student's doing.
+    """
+    status = getattr(process, "bwrap_status", None)
+    if status is None:
+        return None
+    os.set_blocking(status.fileno(), False)
+    reported = b""
+    for attempt in range(2):  # usually the sandbox started, and said so long ago: no need to wait
+        try:
+            reported += status.read(1 << 16) or b""
+        except (BlockingIOError, OSError):
+            pass
+        if b'"child-pid"' in reported:
+            return None
+        if attempt == 0:
+            try:
+                process.wait(timeout=5)  # bwrap is on its way out: all it will say is written then
+            except subprocess.TimeoutExpired:
+                return None
+    process.bwrap_log.seek(0)
+    said = process.bwrap_log.read(4096).decode("utf-8", "replace").splitlines()
+    reason = next((line for line in said if line.startswith("bwrap:")), "")[:300]
+    return reason or f"bubblewrap exited with code {process.returncode} before starting it"
 
 
 def _process_table() -> list[tuple[int, int, int, str]]:
@@ -330,7 +423,8 @@ def kill(process: subprocess.Popen) -> None:
         process.kill()
     except OSError:
         pass
-    for stream in (process.stdin, process.stdout):
+    for stream in (process.stdin, process.stdout, getattr(process, "bwrap_status", None),
+                   getattr(process, "bwrap_log", None)):
         try:
             if stream:
                 stream.close()

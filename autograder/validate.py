@@ -47,7 +47,8 @@ class Validation:
 
 
 def _failing(result: ExerciseResult) -> str:
-    return "; ".join(f"{t.name}: {t.message}" for t in result.tests if t.status != "passed")[:600]
+    problem = [result.problem.message] if result.problem else []  # what failed every check, said once
+    return "; ".join(problem + [f"{t.name}: {t.message}" for t in result.tests if t.status != "passed"])[:600]
 
 
 def validate(root: Path, seeds: tuple[int, ...], mutant_seeds: tuple[int, ...], settings: Settings, jobs: int,

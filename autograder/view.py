@@ -102,12 +102,16 @@ def exercise_view(exercise: ExerciseResult) -> ExerciseView:
     checks = tuple(check_view(c) for c in exercise.tests)
     graded = [c for c in exercise.tests if c.status != "pending"]
     # One cause behind every failure (a stub, a missing file, an import error) is said once,
-    # not once per check.
+    # not once per check. A cause the results store once for the exercise is one such.
     failing = [c for c in checks if c.status not in ("passed", "pending")]
-    common = failing[0] if len(failing) > 1 and len({(c.message, c.hint, c.detail) for c in failing}) == 1 else None
+    common = None
+    if exercise.problem is not None:
+        common = exercise.problem
+        failing = [c for c in failing if not (c.message or c.hint or c.detail)]
+    elif len(failing) > 1 and len({(c.message, c.hint, c.detail) for c in failing}) == 1:
+        common = failing[0]
     if common is not None:
-        checks = tuple(c if c.status in ("passed", "pending") else
-                       replace(c, message="", hint="", detail="", output="") for c in checks)
+        checks = tuple(replace(c, message="", hint="", detail="", output="") if c in failing else c for c in checks)
     return ExerciseView(
         name=exercise.name, title=exercise.title, status=exercise.status,
         score=f"{points(exercise.score)}/{points(exercise.max_score)}",
@@ -115,7 +119,7 @@ def exercise_view(exercise: ExerciseResult) -> ExerciseView:
         pending=_pending_text(exercise.pending_points),
         all_passed=bool(graded) and all(c.status == "passed" for c in graded),
         common_problem=common.message if common else "", common_hint=common.hint if common else "",
-        common_detail=common.detail if common else "",
+        common_detail=common.detail.strip() if common else "",
     )
 
 

@@ -2,8 +2,10 @@
 
 For every attack in tests/attacks: the attacked exercise gets full marks only when the function is
 genuinely correct, the attacker's other exercise and every honest student are graded exactly as
-in a run without attackers, no process outlives the run, nothing outside the output folder
-changes, nothing reaches the network, and the run ends within its time bound.
+in a run without attackers, everyone gets a row and a report, no process outlives the run,
+nothing outside the output folder changes, nothing reaches the network, no secret from the
+grader's environment reaches any output, every output stays small, `check` prints no terminal
+control sequence, and the run ends within its time bound.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import socket
 import subprocess
 import sys
 import threading
+import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -27,6 +31,17 @@ ATTACKS_DIR = ROOT / "tests" / "attacks"
 ATTACKS = sorted(p.name for p in ATTACKS_DIR.iterdir() if p.is_dir())
 SEED = 99
 RUN_BOUND_SECONDS = 900
+CHECK_BOUND_SECONDS = 300
+# A secret in the grader's environment, as a CI token would be: no output may ever contain it.
+CANARY = f"canary-{uuid.uuid4().hex}"
+# Attackers whose text must reach a terminal inert, graded again alone by `check`.
+CHECKED = ("terminal_escape", "lone_surrogate", "huge_count", "import_bloat", "leak_environment")
+ESCAPE_NAME = "escape \x1b]0;pwned\x07\x1b[2J\x9b1m name\nforged: 102 points"
+# Far above what a student's results can take now, far below what amplification made of them
+# (hundreds of MB).
+REPORT_BOUND_BYTES = 1 << 20
+RESULTS_BOUND_BYTES_PER_STUDENT = 512 << 10
+CONTROL_CHARACTERS = [chr(c) for c in (*range(0, 9), *range(11, 32), *range(0x7F, 0xA0))]
 MODES = ["bubblewrap", "process"]
 AS_ROOT = os.getuid() == 0
 BAD_FILES = {
@@ -162,6 +177,8 @@ def build_class(root: Path, values: dict[str, str], mode: str = "bubblewrap") ->
     odd = submissions / "odd name -- ünïcode 'quoted' $HOME"
     odd.mkdir()
     shutil.copy(SOLUTIONS / "scalar_chain.py", odd)
+    (submissions / ESCAPE_NAME).mkdir()  # a folder name that would drive the instructor's terminal
+    shutil.copy(SOLUTIONS / "scalar_chain.py", submissions / ESCAPE_NAME)
     os.symlink(SOLUTIONS, submissions / "linked_folder")
     return submissions
 
@@ -170,7 +187,19 @@ def grade(submissions: Path, out: Path, isolation: str, tag: str = "") -> subpro
     return subprocess.run(
         [sys.executable, str(ROOT / "grade.py"), "grade", str(submissions), "--out", str(out), "--seed", str(SEED),
          "--timeout", "1", "--jobs", "2", "--isolation", isolation, "--allow-unsandboxed"],
-        capture_output=True, text=True, timeout=RUN_BOUND_SECONDS, env={**os.environ, "GRADER_RUN_TAG": tag})
+        capture_output=True, timeout=RUN_BOUND_SECONDS,
+        env={**os.environ, "GRADER_RUN_TAG": tag, "GRADER_CANARY_SECRET": CANARY})
+
+
+def check(folder: Path, out: Path, isolation: str) -> dict:
+    """`grade.py check` on one folder, as a student runs it: its raw output bytes and files."""
+    out.mkdir()
+    completed = subprocess.run(
+        [sys.executable, str(ROOT / "grade.py"), "check", str(folder), "--seed", str(SEED), "--timeout", "1",
+         "--isolation", isolation, "--markdown", str(out / "summary.md"), "--json", str(out / "check.json")],
+        capture_output=True, timeout=CHECK_BOUND_SECONDS, env={**os.environ, "GRADER_CANARY_SECRET": CANARY})
+    return {"returncode": completed.returncode, "stdout": completed.stdout, "stderr": completed.stderr,
+            "files": {p.name: p.read_bytes() for p in out.iterdir()}}
 
 
 def by_id(out: Path) -> dict[str, dict]:
@@ -212,10 +241,16 @@ def arena(request, tmp_path_factory):
     submissions = build_class(root, values, mode)
     before_repo, before_class, before_shm = snapshot(ROOT), snapshot(submissions), shared_memory()
     try:
+        started = time.monotonic()
         completed = grade(submissions, out, mode, tag=f"attack-suite-{os.getpid()}-{mode}")
+        seconds = time.monotonic() - started
+        checked = {name: check(submissions / name, root / f"check-{name}", mode) for name in CHECKED}
     finally:
         listener.close()
+    completed.stdout, completed.stderr = (stream.decode("utf-8", "replace") for stream in
+                                          (completed.stdout, completed.stderr))
     return {"mode": mode, "completed": completed, "out": out, "canary": canary, "listener": listener,
+            "seconds": seconds, "checked": checked,
             "submissions": submissions, "repo_changed": snapshot(ROOT) != before_repo,
             "class_changed": snapshot(submissions) != before_class,
             "new_shared_memory": shared_memory() - before_shm,
@@ -292,7 +327,8 @@ def test_bad_files_get_a_one_sentence_reason_and_the_batch_goes_on(arena, studen
 
     exercise = arena["results"][student]["exercises"][0]
     assert exercise["score"] == 0
-    messages = {t["message"] for t in exercise["tests"]}
+    # Said once for the exercise (its problem), not in each check.
+    messages = {t["message"] or exercise["problem"]["message"] for t in exercise["tests"]}
     assert len(messages) == 1, messages
     assert re.search(BAD_FILES[student], messages.pop())
 
@@ -305,3 +341,76 @@ def test_odd_names_and_linked_folders_each_get_a_row(arena):
     assert "symbolic link" in results["linked_folder"]["message"]
     rows = (arena["out"] / "gradebook.csv").read_text().splitlines()
     assert len(rows) == 1 + len(results)
+
+
+def test_everyone_gets_a_row_and_a_report(arena):
+    from autograder.names import report_stems
+
+    students = sorted(p.name for p in arena["submissions"].iterdir())
+    stems = report_stems(students)
+    assert sorted(arena["results"]) == students
+    course = [e["name"] for e in arena["results"]["honest_alice"]["exercises"]]
+    for name in students:
+        assert [e["name"] for e in arena["results"][name]["exercises"]] == course, name
+        for suffix in (".html", ".md"):
+            assert (arena["out"] / "reports" / f"{stems[name]}{suffix}").is_file(), name
+
+
+def test_the_run_ends_within_its_bound(arena):
+    assert arena["seconds"] < RUN_BOUND_SECONDS
+
+
+def every_output(arena) -> dict[str, bytes]:
+    """Everything a run showed or wrote: its files, its terminal, and each `check` run's."""
+    found = {str(p): p.read_bytes() for p in arena["out"].rglob("*") if p.is_file()}
+    found["grade stdout"] = arena["completed"].stdout.encode()
+    found["grade stderr"] = arena["completed"].stderr.encode()
+    for name, run in arena["checked"].items():
+        found[f"check {name} stdout"], found[f"check {name} stderr"] = run["stdout"], run["stderr"]
+        found.update({f"check {name} {file}": data for file, data in run["files"].items()})
+    return found
+
+
+def test_no_secret_of_the_graders_environment_reaches_any_output(arena):
+    leaks = [where for where, data in every_output(arena).items() if CANARY.encode() in data]
+    assert leaks == []
+    # The attacker did read an environment (its own): the search above can find what it printed.
+    assert b"OPENBLAS_NUM_THREADS" in (arena["out"] / "reports" / "leak_environment.html").read_bytes()
+
+
+def test_every_output_stays_small(arena):
+    reports = {p.name: p.stat().st_size for p in (arena["out"] / "reports").iterdir()}
+    assert {name: size for name, size in reports.items() if size > REPORT_BOUND_BYTES} == {}
+    results = (arena["out"] / "results.json").stat().st_size
+    assert results < RESULTS_BOUND_BYTES_PER_STUDENT * len(arena["results"])
+    bloated = json.dumps(arena["results"]["import_bloat"])
+    assert len(bloated) < RESULTS_BOUND_BYTES_PER_STUDENT
+    for name, run in arena["checked"].items():
+        assert len(run["stdout"]) < REPORT_BOUND_BYTES, name
+        assert all(len(data) < REPORT_BOUND_BYTES for data in run["files"].values()), name
+
+
+def test_an_exercise_wide_failure_is_stored_once(arena):
+    exercise = next(e for e in arena["results"]["import_bloat"]["exercises"] if e["name"] == "normalization")
+    graded = [t for t in exercise["tests"] if t["status"] != "pending"]
+    assert len(graded) > 1 and exercise["problem"]["message"]
+    assert [t["message"] for t in graded] == [""] * len(graded)
+
+
+@pytest.mark.parametrize("attacker", CHECKED)
+def test_check_prints_no_control_characters_and_finishes(arena, attacker):
+    run = arena["checked"][attacker]
+    assert run["returncode"] in (0, 1), run["stderr"][-2000:]
+    assert b"Traceback" not in run["stderr"]
+    for where, data in (("stdout", run["stdout"]), ("stderr", run["stderr"]), ("summary.md", run["files"]["summary.md"])):
+        text = data.decode("utf-8")  # also: it is valid UTF-8
+        assert [c for c in CONTROL_CHARACTERS if c in text] == [], where
+    assert not any(c in run["files"]["check.json"].decode("utf-8") for c in ("\x1b", "\x9b", "\x07"))
+    assert b"Total " in run["stdout"] and b"checks passed" in run["stdout"]
+
+
+def test_the_class_summary_prints_no_control_characters(arena):
+    text = arena["completed"].stdout + arena["completed"].stderr
+    assert [c for c in CONTROL_CHARACTERS if c in text] == []
+    assert "escape" in arena["completed"].stdout
+    assert "\nforged" not in text  # a newline in a name cannot start a line of its own

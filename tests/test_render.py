@@ -10,7 +10,7 @@ from autograder.model import (BatchResult, CheckResult, Output, batch_from_dict,
                               student_result, to_dict)
 from autograder.render.documents import code_block, escape_markdown, render_html, render_markdown
 from autograder.render.tables import render_gradebook, render_json
-from autograder.render.terminal import render_terminal
+from autograder.render.terminal import render_class_summary, render_terminal
 from autograder.view import report_view
 from conftest import ROOT
 
@@ -132,3 +132,55 @@ def test_gradebook_percent_of_an_empty_maximum_is_zero():
     student = student_result("nobody", ())
     rows = list(csv.reader(io.StringIO(render_gradebook(BatchResult(1, "process", (student,))))))
     assert rows[1][1:4] == ["0", "0", "0"]
+
+
+# What a student can print to take over a terminal: clear the screen and draw a fake total, set the
+# window title, write the clipboard (OSC 52), the C1 form of CSI, a carriage return that
+# overwrites a line, a bidirectional override, and a lone surrogate no encoder accepts.
+ESCAPES = ("\x1b[2J\x1b[HTotal 102/102\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07\x9b2J\x1bPdcs\x1b\\"
+           "\rfake\x00\x7f\x85\u202eevil\ud800 <script>x</script>")
+CONTROL_BYTES = [chr(c) for c in (*range(0, 9), *range(11, 32), *range(0x7F, 0xA0))] + ["\u202e", "\ud800"]
+
+
+def escape_batch(student_id: str = "eve\x1b]0;title\x07") -> BatchResult:
+    same = dict(score=0.0, max_score=1.0, status="error", message="f() raised ValueError: " + ESCAPES,
+                hint="hint " + ESCAPES, detail="detail " + ESCAPES, output=Output(ESCAPES, ESCAPES, 10))
+    checks = (CheckResult("test_a", "A " + ESCAPES, **same), CheckResult("test_b", "B.", **{**same, "message": "x"}))
+    exercise = exercise_result("scalar_chain", "S", checks, message=ESCAPES)
+    return BatchResult(41, "bubblewrap", (student_result(student_id, (exercise,), message=ESCAPES),), "0.1.0", "")
+
+
+def test_terminal_report_carries_no_control_characters_from_student_text():
+    view = report_view(escape_batch().students[0], 41, "bubblewrap")
+    for verbose in (False, True):
+        text = render_terminal(view, color=False, width=120, verbose=verbose)
+        assert [c for c in CONTROL_BYTES if c in text] == []
+        assert "Total 102/102" in text and "evil" in text  # the words stay, shown as text
+    coloured = render_terminal(view, color=True, width=120)
+    # rich's own colours are SGR sequences (ESC [ ... m); nothing else may reach the terminal.
+    import re
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured).count("\x1b") == 0
+    assert "\x9b" not in coloured and "\x07" not in coloured
+
+
+def test_class_summary_carries_no_control_characters():
+    text = render_class_summary([("eve\x1b]52;c;ZXZpbA==\x07\x1b[2J\r\ud800\nmallory 2/2", "1/2", "graded")],
+                                width=200)
+    assert [c for c in CONTROL_BYTES if c in text] == [] and "eve" in text
+    assert len(text.strip().splitlines()) == 2  # the header and one row: a newline forges none
+
+
+def test_html_and_markdown_reports_escape_and_drop_control_characters():
+    view = report_view(escape_batch().students[0], 41, "bubblewrap")
+    html, md = render_html(view, TEMPLATES), render_markdown(view, TEMPLATES)
+    for text in (html, md):
+        assert [c for c in CONTROL_BYTES if c in text] == []
+        text.encode("utf-8")  # writable as it is
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "<script>" not in outside_code_blocks(md)
+
+
+def test_results_json_keeps_student_text_but_no_raw_c1_controls():
+    text = render_json(escape_batch())
+    assert not any(c in text for c in ("\x1b", "\x9b", "\x07", "\x85"))
+    assert json.loads(text)["students"][0]["message"] == ESCAPES  # escaped, not lost

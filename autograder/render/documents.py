@@ -7,8 +7,10 @@ from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+import markupsafe
 
 from ..view import ReportView
+from .inert import plain
 
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]<>|~])")
 
@@ -27,11 +29,19 @@ def code_block(text: object) -> str:
     return f"{fence}text\n{text}\n{fence}"
 
 
+def _inert(value: object) -> object:
+    """Every value a template prints, before HTML escaping: no control characters in text.
+
+    Markup is the output of the templates' own macros, made of values already passed through here.
+    """
+    return plain(value) if isinstance(value, str) and not isinstance(value, markupsafe.Markup) else value
+
+
 @lru_cache(maxsize=8)
 def environment(templates_dir: str, autoescape: bool) -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir), autoescape=autoescape,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                             keep_trailing_newline=True)
+                             keep_trailing_newline=True, finalize=_inert)
     env.filters["md"] = escape_markdown
     env.filters["codeblock"] = code_block
     return env

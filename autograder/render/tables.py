@@ -9,10 +9,16 @@ import json
 from ..model import RESULTS_MARKER, BatchResult, to_dict
 from ..names import report_paths
 from ..view import points
+from .inert import one_line
+
+
+# JSON escapes C0 controls itself; DEL and the C1 controls (U+009B is a CSI) it leaves raw.
+_RAW_CONTROLS = {code: f"\\u{code:04x}" for code in range(0x7F, 0xA0)}
 
 
 def render_json(batch: BatchResult) -> str:
-    return json.dumps({**RESULTS_MARKER, **to_dict(batch)}, indent=2, ensure_ascii=False) + "\n"
+    # They can only occur inside strings, where the escape reads back as the same character.
+    return json.dumps({**RESULTS_MARKER, **to_dict(batch)}, indent=2, ensure_ascii=False).translate(_RAW_CONTROLS) + "\n"
 
 
 def _cell(text: str) -> str:
@@ -33,7 +39,7 @@ def render_gradebook(batch: BatchResult) -> str:
     writer.writerow(["id", *names, "total", "max", "percent", "status", "report"])
     for student in batch.students:
         scores = {e.name: points(e.score) for e in student.exercises}
-        writer.writerow([_cell(student.id), *(scores.get(n, "0") for n in names),
+        writer.writerow([_cell(one_line(student.id)), *(scores.get(n, "0") for n in names),
                          points(student.score), points(student.max_score),
                          _percent(student.score, student.max_score), student.status, _cell(reports[student.id])])
     return buffer.getvalue()

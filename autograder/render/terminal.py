@@ -1,4 +1,4 @@
-"""The terminal report a student reads after ``python grade.py``."""
+"""The terminal report a student reads after ``python grade.py``; every string in it is made inert."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..view import ExerciseView, ReportView
+from .inert import inert, one_line, plain
 
 _STYLES = {"passed": "green", "failed": "red", "error": "magenta", "timeout": "yellow", "pending": "dim"}
-
 
 def _exercise(console: Console, exercise: ExerciseView, verbose: bool) -> None:
     colour = "green" if exercise.all_passed else ("red" if exercise.status != "missing" else "yellow")
@@ -61,10 +61,11 @@ def _exercise(console: Console, exercise: ExerciseView, verbose: bool) -> None:
 
 
 def render_terminal(view: ReportView, color: bool = False, width: int = 100, verbose: bool = False) -> str:
+    view = inert(view)
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=color, no_color=not color, width=width,
                       color_system="standard" if color else None, highlight=False, soft_wrap=False)
-    console.rule(f"[bold]Gradient kit: {escape(view.student_id)}")
+    console.rule(f"[bold]Gradient kit: {escape(one_line(view.student_id))}")
     for exercise in view.exercises:
         _exercise(console, exercise, verbose)
         console.print()
@@ -90,6 +91,6 @@ def render_class_summary(rows: list[tuple[str, str, str]], color: bool = False, 
     for column in ("student", "score", "status"):
         table.add_column(column)
     for student_id, score, status in rows:
-        table.add_row(escape(student_id), score, status)
+        table.add_row(escape(one_line(student_id)), plain(score), plain(status))
     console.print(table)
     return buffer.getvalue()

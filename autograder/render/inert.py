@@ -1,0 +1,41 @@
+"""Student text made inert for wherever it may meet a terminal: reports, summaries, files.
+
+An escape sequence in a student's output or message could clear the screen and draw a fake
+total, set the window title or write to the clipboard (OSC 52) when the text is printed or a
+report is shown with ``cat``; every renderer passes student text through :func:`plain`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields, is_dataclass, replace
+
+# Whole escape sequences first (CSI, OSC, DCS/PM/APC/SOS strings, two-character escapes, in their
+# 7-bit and C1 forms), so no parameter text is left behind; then any control character that is
+# left, except newline and tab; bidirectional overrides, which reorder what the eye sees; and
+# lone surrogates, which no terminal can encode.
+_SEQUENCES = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
+                        r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+                        r"|\x1b[ -/]*[0-~]?")
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def plain(text: str) -> str:
+    """Student text that a terminal prints as it is: no escape sequences, no control characters."""
+    return _CONTROLS.sub("", _SEQUENCES.sub("", text))
+
+
+def one_line(text: str) -> str:
+    """:func:`plain` for a name shown on one line (a student id): a newline there could forge a row."""
+    return " ".join(plain(text).split("\n")).replace("\t", " ")
+
+
+def inert(value):
+    """A view-model with :func:`plain` applied to every string in it."""
+    if isinstance(value, str):
+        return plain(value)
+    if isinstance(value, tuple):
+        return tuple(inert(item) for item in value)
+    if is_dataclass(value):
+        return replace(value, **{f.name: inert(getattr(value, f.name)) for f in fields(value)})
+    return value

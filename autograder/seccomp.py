@@ -1,0 +1,43 @@
+"""A seccomp filter for the bubblewrap sandbox: no system call that holds host RAM outside every limit.
+
+A SysV shared-memory segment lives in the sandbox's IPC namespace until the sandbox ends, a memfd
+is RAM in a file nobody sees, and a socket pair holds its unread buffers in the kernel (some
+200 kB each, one pair per two descriptors); none is counted by the address-space limit, and
+without a control group nothing else bounds them: a few processes can hold gigabytes. A numpy
+exercise needs none of them (the sandbox has no network either), so the filter refuses them
+(EPERM), and refuses every system call made through another ABI than the machine's own, whose
+numbers differ. Built by hand as classic BPF, so no library is
+needed; on an architecture it does not know, :func:`program` returns None and no filter is used.
+"""
+
+from __future__ import annotations
+
+import errno
+import platform
+import struct
+
+_ARCHES = {  # machine: (AUDIT_ARCH_*, {system call: number})
+    "x86_64": (0xC000003E, {"shmget": 29, "memfd_create": 319, "socket": 41, "socketpair": 53}),
+    "aarch64": (0xC00000B7, {"shmget": 194, "memfd_create": 279, "socket": 198, "socketpair": 199}),
+}
+_X32_BIT = 0x40000000  # x86_64's x32 ABI: the same calls under other numbers
+_LOAD_WORD, _JUMP_EQUAL, _JUMP_SET, _RETURN = 0x20, 0x15, 0x45, 0x06
+_NUMBER_OFFSET, _ARCH_OFFSET = 0, 4  # in struct seccomp_data
+_ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
+
+
+def program(machine: str | None = None) -> bytes | None:
+    """The filter as the bytes of a ``struct sock_filter`` array, ready for ``bwrap --seccomp``."""
+    machine = machine or platform.machine()
+    if machine not in _ARCHES:
+        return None
+    arch, calls = _ARCHES[machine]
+    refuse = (_RETURN, 0, 0, _ERRNO | errno.EPERM)
+    steps = [(_LOAD_WORD, 0, 0, _ARCH_OFFSET), (_JUMP_EQUAL, 1, 0, arch), refuse,
+             (_LOAD_WORD, 0, 0, _NUMBER_OFFSET)]
+    if machine == "x86_64":
+        steps += [(_JUMP_SET, 0, 1, _X32_BIT), refuse]
+    for number in sorted(calls.values()):
+        steps += [(_JUMP_EQUAL, 0, 1, number), refuse]
+    steps.append((_RETURN, 0, 0, _ALLOW))
+    return b"".join(struct.pack("=HBBI", *step) for step in steps)

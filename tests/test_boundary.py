@@ -1,0 +1,179 @@
+"""The trust boundary: what a worker sends is made valid and bounded on arrival, one student's data
+costs only that student's row, and a sandbox that cannot start is never blamed on the student."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+
+import pytest
+
+from autograder import codec, sandbox, sanitize
+from autograder.client import StudentModule
+from autograder.model import BatchResult, CheckResult, Output, batch_from_dict, exercise_result, student_result
+from autograder.output import write_batch
+from autograder.render.tables import render_json
+from autograder.problems import SandboxFailed, WorkerCrashed
+from conftest import ROOT, SOLUTIONS
+
+
+def parsed(message: dict) -> dict:
+    """A reply as the grader gets it: through JSON, as a worker would send it."""
+    return sanitize.reply(codec.load_frame(json.dumps(message).encode()))
+
+
+def test_lone_surrogates_become_visible_escapes_everywhere():
+    reply = parsed({"ok": True, "value": {"__dict__": [["k\ud800", "v\udfff"]]}, "extra": ["\ud83d"],
+                    "output": {"head": "a\ud800", "tail": "", "total": 2}})
+    assert reply["value"] == {"__dict__": [["k\\ud800", "v\\udfff"]]} and reply["extra"] == ["\\ud83d"]
+    assert reply["output"] == {"head": "a\\ud800", "tail": "", "total": 7}  # the total counts the escape
+    json.dumps(reply, ensure_ascii=False).encode("utf-8")
+
+
+def test_pairs_of_surrogates_are_real_characters_and_stay():
+    assert parsed({"ok": True, "value": "\U0001f600"})["value"] == "\U0001f600"
+
+
+def test_a_number_too_large_for_any_float_is_refused():
+    with pytest.raises(codec.CodecError):
+        parsed({"ok": True, "value": [1, {"__tuple__": [10**400]}]})
+    assert parsed({"ok": True, "value": 2**1000})["value"] == 2**1000
+
+
+def test_counts_are_clamped_and_lies_about_them_are_zero():
+    for total, expected in ((10**4000, sanitize.MAX_COUNT), (-5, 0), (True, 0), ("9", 0), (12, 12)):
+        reply = sanitize.reply({"output": {"head": "x", "tail": "", "total": total}})
+        assert reply["output"]["total"] == expected
+        f"{reply['output']['total']:,}"  # the view's formatting takes it
+
+
+def test_error_fields_are_bounded_and_typed():
+    huge = "T" * 16_000_000
+    reply = parsed({"ok": False, "error": {"kind": "syntax", "type": huge, "message": huge, "traceback": huge,
+                                           "line": 10**300, "mro": ["M" * 1000] * 100}})
+    error = reply["error"]
+    assert len(error["type"]) <= sanitize.NAME_CHARS and len(error["message"]) <= sanitize.MESSAGE_CHARS
+    assert len(error["traceback"]) <= sanitize.DETAIL_CHARS and "characters cut" in error["message"]
+    assert error["line"] == 10**9 and len(error["mro"]) == 20 and all(len(n) <= 80 for n in error["mro"])
+    assert parsed({"ok": False, "error": "not a dict"})["error"] is None
+
+
+def test_deep_nesting_does_not_exhaust_the_stack():
+    deep = "[" * 900 + "]" * 900
+    reply = sanitize.reply(codec.load_frame(('{"ok": true, "value": ' + deep + "}").encode()))
+    assert reply["ok"] is True
+
+
+def test_text_keeps_the_end_it_is_asked_to_and_says_what_was_cut():
+    assert sanitize.text("abcdef" * 100, 50).endswith("characters cut ...]")
+    assert sanitize.text("abcdef" * 100, 50, keep="tail").endswith("abcdef")
+    assert len(sanitize.text("x" * 10_000, 100)) == 100 and sanitize.text(3) == ""
+
+
+def check(name: str, **fields) -> CheckResult:
+    return CheckResult(name, "D.", 0.0, 1.0, "failed", **fields)
+
+
+def test_one_students_unrenderable_data_costs_only_their_report(tmp_path):
+    good = student_result("good", (exercise_result("scalar_chain", "S", (check("t", message="ok"),)),))
+    odd = student_result("odd", (exercise_result("scalar_chain", "S", (check("t", message="lone \ud800"),)),))
+    # A cut count no formatter takes stands for any failure while rendering one student.
+    broken = student_result("broken", (exercise_result("scalar_chain", "S", (
+        check("t", output=Output("x", "y", 10**5000)),)),))
+    batch = BatchResult(1, "process", (good, broken, odd), "0", "")
+    write_batch(batch, tmp_path, ROOT / "templates")
+    results = {s["id"]: s for s in json.loads((tmp_path / "results.json").read_text())["students"]}
+    assert results["good"]["status"] == "graded" and results["odd"]["status"] == "graded"
+    assert results["broken"]["status"] == "error" and "not your fault" in results["broken"]["message"]
+    assert "not your fault" in (tmp_path / "reports" / "broken.html").read_text()
+    assert "lone" in (tmp_path / "reports" / "odd.md").read_text()
+    assert len((tmp_path / "gradebook.csv").read_text().splitlines()) == 4
+
+
+def test_an_exercise_wide_problem_is_stored_once(tmp_path):
+    submission = tmp_path / "s"
+    submission.mkdir()
+    (submission / "scalar_chain.py").write_text(
+        "raise type('E' * 3_000_000, (Exception,), {})('m' * 3_000_000)\n")
+    from conftest import settings
+    from autograder.runner import grade_one
+
+    student = grade_one("s", submission, settings(isolation="process", only_submitted=True))
+    exercise = student.exercises[0]
+    assert exercise.problem is not None and "while being imported" in exercise.problem.message
+    assert all(t.message == "" for t in exercise.tests if t.status != "pending")
+    assert len(json.dumps(asdict(exercise))) < 50_000  # a 3 MB name and message, 9 checks
+    text = render_json(BatchResult(1, "process", (student,)))
+    assert batch_from_dict(json.loads(text)).students[0] == student
+
+
+def failing_bwrap(monkeypatch, spawned: list) -> None:
+    prefix = sandbox._bwrap_prefix
+    real_spawn = sandbox.spawn
+    monkeypatch.setattr(sandbox, "_bwrap_prefix", lambda path, limits=sandbox.Limits():
+                        prefix(path, limits)[:1] + ["--no-such-option"] + prefix(path, limits)[1:])
+    monkeypatch.setattr(sandbox, "spawn", lambda *args: spawned.append(args) or real_spawn(*args))
+
+
+@pytest.mark.skipif(not sandbox.bubblewrap_works(), reason="bubblewrap is not available on this machine")
+def test_a_sandbox_that_cannot_start_is_the_hosts_error_after_one_retry(monkeypatch):
+    spawned: list = []
+    failing_bwrap(monkeypatch, spawned)
+    module = StudentModule(SOLUTIONS / "scalar_chain.py", "scalar_chain", "bubblewrap")
+    with pytest.raises(SandboxFailed) as caught:
+        module.call("scalar_gradient_chain", 3, 0.5)
+    module.close()
+    assert len(spawned) == 2
+    assert "not your fault" in caught.value.message and "no-such-option" in caught.value.message
+    assert not isinstance(caught.value, WorkerCrashed)
+
+
+@pytest.mark.skipif(not sandbox.bubblewrap_works(), reason="bubblewrap is not available on this machine")
+def test_a_student_who_ends_the_process_is_still_told_so(tmp_path):
+    # It even writes bwrap's kind of complaint where bwrap's own stderr goes (pid 1 in the sandbox).
+    (tmp_path / "scalar_chain.py").write_text(
+        "import os\ntry:\n    open('/proc/1/fd/2', 'w').write('bwrap: fake failure\\n')\nexcept OSError:\n    pass\n"
+        "os._exit(1)\n")
+    module = StudentModule(tmp_path / "scalar_chain.py", "scalar_chain", "bubblewrap")
+    with pytest.raises(WorkerCrashed):
+        module.call("scalar_gradient_chain", 3, 0.5)
+    module.close()
+
+
+@pytest.mark.skipif(not sandbox.bubblewrap_works(), reason="bubblewrap is not available on this machine")
+def test_bwrap_itself_starts_without_the_graders_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("GRADER_TEST_CANARY", "canary-6f1d")
+    (tmp_path / "scalar_chain.py").write_text(
+        "import glob\ndef scalar_gradient_chain(depth, scale):\n"
+        "    return ''.join(open(p, 'rb').read().decode('latin-1') for p in glob.glob('/proc/*/environ'))\n")
+    module = StudentModule(tmp_path / "scalar_chain.py", "scalar_chain", "bubblewrap")
+    seen = module.call("scalar_gradient_chain", 1, 1.0).value
+    module.close()
+    assert "PATH=" in seen and "canary-6f1d" not in seen
+
+
+def test_the_seccomp_filter_is_well_formed_and_known_only_where_its_numbers_are():
+    from autograder import seccomp
+
+    for machine in ("x86_64", "aarch64"):
+        program = seccomp.program(machine)
+        assert program and len(program) % 8 == 0 and len(program) // 8 < 20
+    assert seccomp.program("sparc64") is None
+
+
+@pytest.mark.skipif(not sandbox.bubblewrap_works() or sandbox._seccomp_program(sandbox.find_bwrap().found.path) is None,
+                    reason="bubblewrap with a seccomp filter is not available on this machine")
+def test_student_code_cannot_hold_ram_in_shared_memory_memfds_or_socket_buffers(tmp_path):
+    (tmp_path / "scalar_chain.py").write_text(
+        "import ctypes, os, socket\n"
+        "def made(make):\n"
+        "    try:\n        make()\n        return True\n"
+        "    except OSError:\n        return False\n"
+        "def scalar_gradient_chain(depth, scale):\n"
+        "    libc = ctypes.CDLL(None, use_errno=True)\n"
+        "    shm = libc.shmget(0x5eed, 1 << 20, 0o1000 | 0o600)\n"
+        "    return [shm, made(lambda: os.memfd_create('x')), made(socket.socketpair), made(os.pipe)]\n")
+    module = StudentModule(tmp_path / "scalar_chain.py", "scalar_chain", "bubblewrap")
+    # A pipe is still allowed: the filter refuses only what it names.
+    assert module.call("scalar_gradient_chain", 1, 1.0).value == [-1, False, False, True]
+    module.close()
