@@ -8,14 +8,16 @@ starting the worker's own Python with numpy inside it, so "available" means "wor
 from __future__ import annotations
 
 import functools
+import os
 import shutil
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-PROBE_SECONDS = 30
+PROBE_SECONDS = 15
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,19 @@ def explain(stderr: str) -> str:
     return f"bwrap could not start the worker ({last[:300]})"
 
 
+def _run(command: list[str]) -> tuple[int, str]:
+    """Run a probe in a session of its own; one that hangs is ended with everything it started."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    try:
+        _out, err = process.communicate(timeout=PROBE_SECONDS)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        return -1, f"it did not start the worker within {PROBE_SECONDS} s"
+    return process.returncode, err
+
+
 def search(probe_command: Callable[[str], list[str]]) -> Search:
     """The first candidate that starts ``probe_command(path)`` successfully, or why none did."""
     if not sys.platform.startswith("linux"):
@@ -102,14 +117,13 @@ def search(probe_command: Callable[[str], list[str]]) -> Search:
     stderr = ""
     for path, origin in tried:
         try:
-            completed = subprocess.run(probe_command(path), capture_output=True, text=True, timeout=PROBE_SECONDS)
-        except (OSError, subprocess.SubprocessError) as exc:
-            stderr = str(exc)
-            continue
-        if completed.returncode == 0:
+            code, stderr = _run(probe_command(path))
+        except OSError as exc:
+            code, stderr = -1, str(exc)
+        if code == 0:
             return Search(Bwrap(path, _version(path), origin))
-        stderr = completed.stderr
-    return Search(None, explain(stderr))
+    names = " and ".join(f"the {origin} {path}" for path, origin in tried)
+    return Search(None, f"{explain(stderr)} (tried {names})")
 
 
 @functools.lru_cache(maxsize=None)

@@ -32,6 +32,7 @@ LINUX = sys.platform.startswith("linux")
 
 WORKER_DIR = Path(__file__).resolve().parent
 WORKER_FILES = ("worker.py", "codec.py")
+KIT_SECRETS = WORKER_DIR.parent / "solutions"  # where the reference lives in a full kit
 SANDBOX_WORKER_DIR = "/opt/grader-worker"
 NOBODY = 65534
 ISOLATIONS = ("bubblewrap", "process")
@@ -52,21 +53,25 @@ class Limits:
 
 
 def _runtime_paths() -> list[tuple[str, str]]:
-    """(host folder, where the worker sees it) for everything it needs read-only to run Python with numpy.
+    """(host path, where the worker sees it) for all it needs read-only to run Python with numpy.
 
-    A folder is shown at its real path and, where a symlink leads to it, at the path this Python
-    knows it by too: a venv's interpreter and its pyvenv.cfg must be where ``sys.executable`` says.
+    Only the interpreter, the venv's pyvenv.cfg and the library folders are shown, never a whole
+    environment folder, where a course may keep the kit and its solutions. A path is shown where
+    this Python knows it (a venv's ``bin/python`` link, through which the venv is found) and at
+    its real place.
     """
     import numpy
 
-    candidates = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
-                  str(Path(sys.executable).parent), sysconfig.get_paths()["purelib"],
-                  sysconfig.get_paths()["platlib"], str(Path(numpy.__file__).resolve().parent.parent)}
+    paths = sysconfig.get_paths()
+    wanted = {os.path.abspath(sys.executable), str(Path(sys.executable).resolve()),
+              paths["stdlib"], paths["platstdlib"], paths["purelib"], paths["platlib"], numpy_path()}
+    for prefix in {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}:
+        wanted |= {os.path.join(prefix, "pyvenv.cfg"), os.path.join(prefix, "lib"), os.path.join(prefix, "lib64")}
     pairs = set()
-    for given in candidates:
-        if given and Path(given).exists():
+    for given in wanted:
+        if given and os.path.exists(given):
             real = str(Path(given).resolve())
-            pairs |= {(real, real), (real, str(Path(given).absolute()))}
+            pairs |= {(real, real), (real, os.path.abspath(given))}
     # /usr is bound whole; drop what it already covers and nested duplicates.
     kept: list[tuple[str, str]] = []
     for real, seen in sorted(pairs, key=lambda pair: pair[1]):
@@ -76,6 +81,23 @@ def _runtime_paths() -> list[tuple[str, str]]:
             continue
         kept.append((real, seen))
     return kept
+
+
+def numpy_path() -> str:
+    """The folder numpy was imported from here: the worker looks there too (PYTHONPATH, user site)."""
+    import numpy
+
+    return str(Path(numpy.__file__).resolve().parent.parent)
+
+
+def check_hidden(command: list[str], secret: Path) -> None:
+    """Refuse a sandbox that would show student code ``secret`` (the reference solutions)."""
+    secret = secret.resolve()
+    shown = [command[i + 1] for i, word in enumerate(command[:-1]) if word == "--ro-bind"]
+    for source in shown:
+        if secret == Path(source).resolve() or Path(source).resolve() in secret.parents:
+            raise OSError(f"the kit's {secret} lies inside {source}, which the sandbox must show to student "
+                          f"code; move the kit out of it (or the Python environment away from the kit)")
 
 
 def _python() -> str:
@@ -154,6 +176,7 @@ def _bwrap_prefix(bwrap_path: str, limits: Limits = Limits()) -> list[str]:
             command += ["--ro-bind", str(target), f"/{link}"]
     for real, seen in _runtime_paths():
         command += ["--ro-bind", real, seen]
+    check_hidden(command, KIT_SECRETS)
     for name in WORKER_FILES:
         command += ["--ro-bind", str(WORKER_DIR / name), f"{SANDBOX_WORKER_DIR}/{name}"]
     for key, value in _worker_env().items():
@@ -163,7 +186,7 @@ def _bwrap_prefix(bwrap_path: str, limits: Limits = Limits()) -> list[str]:
 
 def _worker_env() -> dict[str, str]:
     env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
-           "PYTHONDONTWRITEBYTECODE": "1"}
+           "PYTHONDONTWRITEBYTECODE": "1", "GRADER_NUMPY_PATH": numpy_path()}
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
         env[var] = "1"
     # Some machines need the OpenBLAS pair to pick a working kernel; the run tag lets a test or an
@@ -234,18 +257,24 @@ def _become_subreaper() -> bool:
 
 
 def _is_root() -> bool:
-    return LINUX and os.getuid() == 0
+    """Root of the host, not root of a user namespace (rootless containers, toolbox, LXC)."""
+    if not (LINUX and os.getuid() == 0):
+        return False
+    try:
+        return Path("/proc/self/uid_map").read_text().split()[:3] == ["0", "0", "4294967295"]
+    except OSError:
+        return False
 
 
-def _process_cap(isolation: str, limits: Limits) -> int | None:
+def _process_cap(isolation: str, limits: Limits, forks_refused: bool) -> int | None:
     """RLIMIT_NPROC for the worker, which the kernel counts per real uid across the whole host.
 
-    As root the count is kept by the worker itself once it has a uid of its own (process mode),
-    or by the cgroup (bubblewrap, where root is exempt). Without root the sandbox's uid is the
-    grader's own, shared with every process of that user: the cap is what the user runs now
-    plus the worker's allowance, or bwrap could not even fork its pid 1 on a busy desktop.
+    As root in process mode the worker sets it itself once it has a uid of its own. Under
+    bubblewrap the seccomp filter refuses new processes, so none is needed; without the filter
+    (an unknown architecture) the sandbox's uid is the grader's own without root, shared with
+    every process of that user, and the cap is what the user runs now plus the worker's allowance.
     """
-    if _is_root() and isolation == "process":
+    if (_is_root() and isolation == "process") or (isolation == "bubblewrap" and forks_refused):
         return None
     if isolation == "bubblewrap" and LINUX:
         return _tasks_of(os.getuid()) + limits.processes + 2
@@ -260,6 +289,7 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "") -> subprocess.Po
     """
     jail = uid = None
     status_read = status_write = None
+    forks_refused = False
     passed: tuple[int, ...] = ()
     if isolation == "bubblewrap":
         if not bwrap_path:
@@ -270,6 +300,7 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "") -> subprocess.Po
         status_read, status_write = os.pipe()
         program = _seccomp_program(bwrap_path)
         filter_fd = _readable(program) if program is not None else None
+        forks_refused = program is not None
         command = _bwrap_command(bwrap_path, _python(), limits, status_write, filter_fd)
         passed = (status_write,) if filter_fd is None else (status_write, filter_fd)
         # bwrap's own environment is readable inside (/proc/1/environ): never the grader's.
@@ -296,7 +327,7 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "") -> subprocess.Po
     process = subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
         env=env, cwd="/" if isolation == "process" and posix else None, start_new_session=posix,
-        preexec_fn=functools.partial(_limit_resources, limits, _process_cap(isolation, limits), group)
+        preexec_fn=functools.partial(_limit_resources, limits, _process_cap(isolation, limits, forks_refused), group)
         if resource is not None else None, close_fds=True, pass_fds=passed,
     )
     process.stderr_file = stderr

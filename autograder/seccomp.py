@@ -6,8 +6,12 @@ is RAM in a file nobody sees, and a socket pair holds its unread buffers in the 
 without a control group nothing else bounds them: a few processes can hold gigabytes. A numpy
 exercise needs none of them (the sandbox has no network either), so the filter refuses them
 (EPERM), and refuses every system call made through another ABI than the machine's own, whose
-numbers differ. Built by hand as classic BPF, so no library is
-needed; on an architecture it does not know, :func:`program` returns None and no filter is used.
+numbers differ. It also refuses new processes (fork, vfork, a clone that is not a thread, and
+clone3, which answers ENOSYS so the C library falls back to clone): a student needs none, and
+without them no per-user process limit is needed, which without root would be counted across
+everything the grading user runs on the host. Threads stay allowed. Built by hand as classic BPF,
+so no library is needed; on an architecture it does not know, :func:`program` returns None and no
+filter is used.
 """
 
 from __future__ import annotations
@@ -16,13 +20,15 @@ import errno
 import platform
 import struct
 
-_ARCHES = {  # machine: (AUDIT_ARCH_*, {system call: number})
-    "x86_64": (0xC000003E, {"shmget": 29, "memfd_create": 319, "socket": 41, "socketpair": 53}),
-    "aarch64": (0xC00000B7, {"shmget": 194, "memfd_create": 279, "socket": 198, "socketpair": 199}),
+_ARCHES = {  # machine: (AUDIT_ARCH_*, {refused system call: number}, clone, clone3)
+    "x86_64": (0xC000003E, {"shmget": 29, "memfd_create": 319, "socket": 41, "socketpair": 53,
+                            "fork": 57, "vfork": 58}, 56, 435),
+    "aarch64": (0xC00000B7, {"shmget": 194, "memfd_create": 279, "socket": 198, "socketpair": 199}, 220, 435),
 }
+_CLONE_THREAD = 0x00010000
 _X32_BIT = 0x40000000  # x86_64's x32 ABI: the same calls under other numbers
 _LOAD_WORD, _JUMP_EQUAL, _JUMP_SET, _RETURN = 0x20, 0x15, 0x45, 0x06
-_NUMBER_OFFSET, _ARCH_OFFSET = 0, 4  # in struct seccomp_data
+_NUMBER_OFFSET, _ARCH_OFFSET, _FLAGS_OFFSET = 0, 4, 16  # in struct seccomp_data (flags: args[0], low word)
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
 
 
@@ -31,7 +37,7 @@ def program(machine: str | None = None) -> bytes | None:
     machine = machine or platform.machine()
     if machine not in _ARCHES:
         return None
-    arch, calls = _ARCHES[machine]
+    arch, calls, clone, clone3 = _ARCHES[machine]
     refuse = (_RETURN, 0, 0, _ERRNO | errno.EPERM)
     steps = [(_LOAD_WORD, 0, 0, _ARCH_OFFSET), (_JUMP_EQUAL, 1, 0, arch), refuse,
              (_LOAD_WORD, 0, 0, _NUMBER_OFFSET)]
@@ -39,5 +45,8 @@ def program(machine: str | None = None) -> bytes | None:
         steps += [(_JUMP_SET, 0, 1, _X32_BIT), refuse]
     for number in sorted(calls.values()):
         steps += [(_JUMP_EQUAL, 0, 1, number), refuse]
+    steps += [(_JUMP_EQUAL, 0, 1, clone3), (_RETURN, 0, 0, _ERRNO | errno.ENOSYS),
+              (_JUMP_EQUAL, 0, 3, clone), (_LOAD_WORD, 0, 0, _FLAGS_OFFSET),
+              (_JUMP_SET, 1, 0, _CLONE_THREAD), (_RETURN, 0, 0, _ERRNO | errno.EAGAIN)]
     steps.append((_RETURN, 0, 0, _ALLOW))
     return b"".join(struct.pack("=HBBI", *step) for step in steps)

@@ -18,6 +18,9 @@ import types
 import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# Where the grader found numpy (PYTHONPATH or the user site, which -I leaves out): the same here.
+if os.environ.get("GRADER_NUMPY_PATH") and os.environ["GRADER_NUMPY_PATH"] not in sys.path:
+    sys.path.append(os.environ["GRADER_NUMPY_PATH"])
 import codec  # noqa: E402  (the sibling module, mounted next to this file in the sandbox)
 import numpy as np  # noqa: E402
 

@@ -145,14 +145,41 @@ def test_the_worker_runs_the_graders_python_not_its_resolved_base():
                for path in seen | {"/usr"})
 
 
-def test_a_venv_python_link_is_shown_where_the_venv_says(tmp_path, monkeypatch):
+def test_a_venv_reached_through_a_link_is_shown_where_the_venv_says(tmp_path, monkeypatch):
     real = tmp_path / "real-venv"
-    (real / "bin").mkdir(parents=True)
+    (real / "lib").mkdir(parents=True)
+    (real / "pyvenv.cfg").write_text("home = /usr/bin\n")
     link = tmp_path / "linked-venv"
     link.symlink_to(real)
     monkeypatch.setattr(sys, "prefix", str(link))
     pairs = set(sandbox._runtime_paths())
-    assert (str(real.resolve()), str(link)) in pairs
+    assert (str((real / "lib").resolve()), str(link / "lib")) in pairs
+    assert (str((real / "pyvenv.cfg").resolve()), str(link / "pyvenv.cfg")) in pairs
+
+
+def test_a_kit_kept_inside_the_venv_is_not_shown_to_student_code(tmp_path, monkeypatch):
+    venv = tmp_path / "course"
+    (venv / "lib").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    secret = venv / "kit" / "solutions"
+    secret.mkdir(parents=True)
+    monkeypatch.setattr(sys, "prefix", str(venv))
+    shown = [Path(real) for real, _seen in sandbox._runtime_paths()]
+    assert not any(path == secret or path in secret.parents for path in shown)
+
+
+def test_a_sandbox_that_would_show_the_solutions_is_refused(tmp_path):
+    secret = tmp_path / "usr" / "local" / "kit" / "solutions"
+    secret.mkdir(parents=True)
+    with pytest.raises(OSError, match="lies inside"):
+        sandbox.check_hidden(["bwrap", "--ro-bind", str(tmp_path / "usr"), "/usr"], secret)
+    sandbox.check_hidden(["bwrap", "--ro-bind", str(tmp_path / "usr" / "lib"), "/usr/lib"], secret)
+
+
+def test_the_worker_finds_numpy_where_the_grader_found_it(tmp_path, monkeypatch):
+    # numpy from PYTHONPATH or the user site, which the worker's `python -I` would not look at.
+    monkeypatch.setattr(sandbox, "numpy_path", lambda: str(tmp_path / "deps"))
+    assert sandbox._worker_env()["GRADER_NUMPY_PATH"] == str(tmp_path / "deps")
 
 
 def fake_bwrap(folder: Path, name: str, exit_code: int, stderr: str = "") -> str:
@@ -197,7 +224,8 @@ def test_an_unexplained_bwrap_failure_quotes_bwrap(tmp_path, monkeypatch):
     monkeypatch.setattr(bwrap, "candidates", lambda: [(broken, "bundled")])
     monkeypatch.setattr(sys, "platform", "linux")
     monkeypatch.setattr(bwrap, "_read", lambda path: "")
-    assert bwrap.search(lambda path: [path]).reason == "bwrap could not start the worker (bwrap: something odd)"
+    reason = bwrap.search(lambda path: [path]).reason
+    assert reason == f"bwrap could not start the worker (bwrap: something odd) (tried the bundled {broken})"
 
 
 def test_off_linux_there_is_no_bubblewrap_and_check_says_so_in_one_line(monkeypatch, capsys):

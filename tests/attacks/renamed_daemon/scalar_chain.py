@@ -35,5 +35,8 @@ def scalar_gradient_chain(depth, layer_scale):
     global _STARTED
     if not _STARTED:
         _STARTED = True
-        _daemon()
+        try:
+            _daemon()
+        except OSError:  # a sandbox that refuses new processes: the answer is still right
+            pass
     return layer_scale ** depth
