@@ -46,6 +46,30 @@ class CheckResult:
 
 
 @dataclass(frozen=True)
+class Series:
+    """One line of a plot: ``role`` is "expected" (from the spec) or "student"; None is not a finite number."""
+
+    label: str
+    role: str
+    x: tuple[float, ...]
+    y: tuple[float | None, ...]
+
+
+@dataclass(frozen=True)
+class Plot:
+    """The student's function on public inputs against the spec, as numbers (drawn by the HTML report)."""
+
+    title: str
+    x_label: str
+    y_label: str
+    log_x: bool
+    log_y: bool
+    series: tuple[Series, ...] = ()
+    guides: tuple[tuple[str, float], ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class ExerciseResult:
     name: str
     title: str
@@ -55,6 +79,7 @@ class ExerciseResult:
     tests: tuple[CheckResult, ...] = ()
     pending_points: float = 0.0
     message: str = ""
+    plots: tuple[Plot, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -79,10 +104,10 @@ class BatchResult:
 
 
 def exercise_result(name: str, title: str, tests: tuple[CheckResult, ...], status: str = "graded",
-                    message: str = "") -> ExerciseResult:
+                    message: str = "", plots: tuple[Plot, ...] = ()) -> ExerciseResult:
     graded = [t for t in tests if t.status != "pending"]
     return ExerciseResult(
-        name=name, title=title, status=status, tests=tests, message=message,
+        name=name, title=title, status=status, tests=tests, message=message, plots=plots,
         score=sum(t.score for t in graded), max_score=sum(t.max_score for t in graded),
         pending_points=sum(t.max_score for t in tests if t.status == "pending"),
     )
@@ -106,11 +131,21 @@ def _check_from(data: dict) -> CheckResult:
     return CheckResult(**{**data, "output": Output(**output) if output else None})
 
 
+def plot_from(data: dict) -> Plot:
+    """A plot read back from plain data; numbers become tuples of floats (None stays None)."""
+    series = tuple(Series(str(s["label"]), str(s["role"]), tuple(float(v) for v in s["x"]),
+                          tuple(None if v is None else float(v) for v in s["y"])) for s in data.get("series", ()))
+    guides = tuple((str(label), float(y)) for label, y in data.get("guides", ()))
+    return Plot(str(data["title"]), str(data["x_label"]), str(data["y_label"]), bool(data["log_x"]),
+                bool(data["log_y"]), series, guides, str(data.get("note", "")))
+
+
 def batch_from_dict(data: dict) -> BatchResult:
     """Read results.json back (the renderers' input when re-rendering an earlier run)."""
     students = []
     for s in data["students"]:
         exercises = tuple(
-            ExerciseResult(**{**e, "tests": tuple(_check_from(t) for t in e["tests"])}) for e in s["exercises"])
+            ExerciseResult(**{**e, "tests": tuple(_check_from(t) for t in e["tests"]),
+                              "plots": tuple(plot_from(p) for p in e.get("plots", ()))}) for e in s["exercises"])
         students.append(StudentResult(**{**s, "exercises": exercises}))
     return BatchResult(**{**data, "students": tuple(students)})

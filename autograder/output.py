@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from .model import BatchResult
+from .render.dashboard import dashboard_files
 from .render.documents import render_html, render_markdown
 from .render.tables import render_gradebook, render_json
 from .view import report_view
@@ -51,4 +52,6 @@ def write_batch(batch: BatchResult, out: Path, templates_dir: Path) -> dict[str,
         reports[student.id] = out / "reports" / f"{stem}.html"
     write_atomic(out / "gradebook.csv", render_gradebook(batch))
     write_atomic(out / "results.json", render_json(batch))
+    for name, text in dashboard_files(batch, templates_dir, lambda sid: reports[sid].relative_to(out).as_posix()).items():
+        write_atomic(out / name, text)
     return reports

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from .model import (STATUSES, CheckResult, Exercise, ExerciseResult, Output, exercise_result,
+from .model import (STATUSES, CheckResult, Exercise, ExerciseResult, Output, Plot, exercise_result, plot_from,
                     student_result, StudentResult)
 
 _OUTCOME_STATUS = {"passed": "passed", "failed": "failed", "error": "error", "skipped": "pending"}
@@ -52,11 +52,14 @@ def _pending(entry: dict) -> CheckResult:
 def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[str],
                     hidden: dict | None = None) -> tuple[ExerciseResult, ...]:
     tests_by_exercise: dict[str, list[CheckResult]] = defaultdict(list)
+    plots: dict[str, tuple[Plot, ...]] = {}
     for test in report.get("tests", []):
         exercise = (test.get("metadata") or {}).get("exercise")
         if exercise is None:
             exercise = str(test.get("nodeid", "")).split("::")[0].rsplit("/", 1)[-1].removesuffix(".py").removeprefix("test_")
         tests_by_exercise[exercise].append(_check(test))
+        if (test.get("metadata") or {}).get("plots"):
+            plots[exercise] = _plots(test["metadata"]["plots"])
     for exercise, entries in (hidden or {}).items():
         tests_by_exercise[exercise].extend(_pending(entry) for entry in entries)
     broken = _broken_modules(report)
@@ -71,8 +74,16 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
             results.append(exercise_result(exercise.name, exercise.title, tests, "missing",
                                            f"{exercise.name}.py was not submitted."))
         else:
-            results.append(exercise_result(exercise.name, exercise.title, tests))
+            results.append(exercise_result(exercise.name, exercise.title, tests, plots=plots.get(exercise.name, ())))
     return tuple(results)
+
+
+def _plots(raw: object) -> tuple[Plot, ...]:
+    """Plots the plugin recorded; malformed ones are dropped (a picture is never worth a row)."""
+    try:
+        return tuple(plot_from(p) for p in raw[:8])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return ()
 
 
 def parse_student(student_id: str, report: dict, course: tuple[Exercise, ...], submitted: set[str],

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import zlib
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -19,9 +20,18 @@ import pytest
 
 from . import sandbox
 from .client import StudentModule
+from .figures import record_all
 from .problems import CheckFailed, StudentProblem
 
 PENDING_REASON = "hidden: graded after submission"
+PLOTS = pytest.StashKey[dict]()  # exercise -> plots recorded at the end of its module, until reported
+# A hidden check says that it failed and how, never on what: its inputs, the expected value and
+# what the student's code printed about them stay on the trusted side.
+HIDDEN_MESSAGES = {
+    "failed": "Your function did not match on the hidden random inputs (they are not shown, so the check stays a test).",
+    "error": "Your code raised an error or crashed on one of the hidden random inputs (they are not shown).",
+    "timeout": "Your code did not finish in time on one of the hidden random inputs (they are not shown).",
+}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -60,7 +70,13 @@ def student(request: pytest.FixtureRequest):
     module = StudentModule(Path(config.getoption("--submission")) / f"{exercise}.py", exercise,
                            config.getoption("--isolation"), limits, config.getoption("--bwrap"))
     yield module
-    module.close()
+    try:
+        plots = getattr(request.module, "PLOTS", ())
+        if plots and module._problem is None and not module._timeouts:  # broken or hanging: nothing to draw
+            request.config.stash.setdefault(PLOTS, {})[exercise] = [asdict(p) for p in record_all(plots, module)]
+            module.drain_output()  # printed while drawing: belongs to no check
+    finally:
+        module.close()
 
 
 @pytest.fixture(scope="module")
@@ -87,12 +103,14 @@ def rng(request: pytest.FixtureRequest) -> np.random.Generator:
     return np.random.default_rng(seed_for(request.config, request.node.name))
 
 
-def _verdict(excinfo: pytest.ExceptionInfo | None) -> dict:
+def _verdict(excinfo: pytest.ExceptionInfo | None, hidden: bool = False) -> dict:
     if excinfo is None:
         return {"status": "passed", "message": "", "hint": "", "detail": ""}
     exc = excinfo.value
     if isinstance(exc, StudentProblem):
-        return {"status": exc.status, "message": exc.message, "hint": exc.hint, "detail": exc.detail}
+        # A public call may be named with its arguments (a timeout says which call hung).
+        message = exc.message if hidden else (getattr(exc, "public_message", "") or exc.message)
+        return {"status": exc.status, "message": message, "hint": exc.hint, "detail": exc.detail}
     if isinstance(exc, CheckFailed):
         return {"status": "failed", "message": exc.message, "hint": exc.hint, "detail": ""}
     if excinfo.errisinstance(pytest.skip.Exception):
@@ -121,13 +139,20 @@ def pytest_json_runtest_metadata(item: pytest.Item, call: pytest.CallInfo) -> di
             visibility="hidden" if item.get_closest_marker("hidden") else "public",
             description=inspect.cleandoc(function.__doc__ or "") if function else "",
         )
+    if call.when == "teardown":  # the module's student fixture has just drawn its plots, if any
+        plots = item.config.stash.get(PLOTS, {}).pop(getattr(item.module, "EXERCISE", None), None)
+        if plots:
+            meta["plots"] = plots
     if "status" in extra and extra["status"] != "passed":
         return meta
+    hidden = item.get_closest_marker("hidden") is not None
     if call.excinfo is not None or call.when == "call":
-        meta.update(_verdict(call.excinfo))
+        meta.update(_verdict(call.excinfo, hidden))
+        if hidden and meta["status"] in HIDDEN_MESSAGES and not meta.get("internal"):
+            meta.update(message=HIDDEN_MESSAGES[meta["status"]], detail="")
     if call.when == "call" or (call.excinfo is not None and call.when == "setup"):
         module = item.funcargs.get("student") if hasattr(item, "funcargs") else None
         output = module.drain_output() if isinstance(module, StudentModule) else None
-        if output:
+        if output and not hidden:
             meta["output"] = output
     return meta
