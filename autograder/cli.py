@@ -13,6 +13,7 @@ import itertools
 import math
 import os
 import secrets
+import shutil
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -92,7 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="grade one folder of exercise files and print the report",
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
-    check.add_argument("folder", nargs="?", default="exercises", help="folder with the exercise files (default: exercises)")
+    check.add_argument("folder", nargs="?", default="exercises",
+                       help="folder with the exercise files, or one exercise file (default: exercises)")
+    check.add_argument("--exercise", "-e", metavar="NAME", help="check only this exercise (scalar_chain or scalar_chain.py)")
     check.add_argument("--verbose", "-v", action="store_true", help="list passed checks too")
     check.add_argument("--markdown", type=Path, help="also write the report as Markdown to this file")
     check.add_argument("--json", type=Path, help="also write the results as JSON to this file")
@@ -155,17 +158,32 @@ def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
 
 
+def _one_exercise(folder: Path, name: str | None) -> tuple[Path, tuple[str, ...]]:
+    """The folder to check and the exercise to keep, from ``check FILE`` or ``--exercise NAME``."""
+    if folder.suffix == ".py" and not folder.is_dir():
+        folder, name = folder.parent, name or folder.name
+    if name is None:
+        return folder, ()
+    stem = Path(name).name.removesuffix(".py")
+    known = [e.name for e in load_course(ROOT / "graders")]
+    if stem not in known:
+        close = difflib.get_close_matches(stem, known, n=1)
+        raise GradeError(f"there is no exercise called {stem!r}; "
+                         + (f"did you mean {close[0]!r}?" if close else f"the exercises are {', '.join(known)}."))
+    return folder, (stem,)
+
+
 def run_check(args: argparse.Namespace) -> int:
-    folder = Path(args.folder)
+    folder, only = _one_exercise(Path(args.folder), args.exercise)
     if not folder.is_dir():
         raise GradeError(f"{folder} is not a folder; pass the folder that holds your exercise files.")
-    settings = _settings(args, batch=False)
+    settings = replace(_settings(args, batch=False), exercises=only)
     student = grade_one(folder.resolve().name or "you", folder, settings)
     batch = BatchResult(settings.seed, settings.isolation, (student,), __version__, _now(),
                         sandbox.describe(settings.isolation, settings.bwrap))
     view = report_view(student, batch.seed, batch.sandbox, batch.created, batch.version)
     sys.stdout.write(render_terminal(view, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ,
-                                     verbose=args.verbose))
+                                     width=max(shutil.get_terminal_size((100, 24)).columns, 40), verbose=args.verbose))
     if args.markdown:
         write_atomic(args.markdown, render_markdown(view, ROOT / "templates"))
     if args.json:

@@ -21,17 +21,14 @@ import pytest
 from . import sandbox
 from .client import StudentModule
 from .figures import record_all
-from .problems import CheckFailed, StudentProblem
+from .problems import CheckFailed, StudentProblem, StudentRaised
 
 PENDING_REASON = "hidden: graded after submission"
 PLOTS = pytest.StashKey[dict]()  # exercise -> plots recorded at the end of its module, until reported
-# A hidden check says that it failed and how, never on what: its inputs, the expected value and
-# what the student's code printed about them stay on the trusted side.
-HIDDEN_MESSAGES = {
-    "failed": "Your function did not match on the hidden random inputs (they are not shown, so the check stays a test).",
-    "error": "Your code raised an error or crashed on one of the hidden random inputs (they are not shown).",
-    "timeout": "Your code did not finish in time on one of the hidden random inputs (they are not shown).",
-}
+# A hidden check says that it failed and how, never on what: a comparison's values and the
+# student's own exception message (which may echo its arguments) stay on the trusted side.
+HIDDEN_FAILED = "Your function did not match on the hidden random inputs (they are not shown, so the check stays a test)."
+HIDDEN_RAISED = "Your code raised {type} on one of the hidden random inputs (they are not shown)."
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -107,17 +104,20 @@ def _verdict(excinfo: pytest.ExceptionInfo | None, hidden: bool = False) -> dict
     if excinfo is None:
         return {"status": "passed", "message": "", "hint": "", "detail": ""}
     exc = excinfo.value
+    if isinstance(exc, StudentRaised) and hidden:
+        return {"status": exc.status, "message": HIDDEN_RAISED.format(type=exc.exc_type or "an exception"),
+                "hint": exc.hint, "detail": ""}
     if isinstance(exc, StudentProblem):
         # A public call may be named with its arguments (a timeout says which call hung).
         message = exc.message if hidden else (getattr(exc, "public_message", "") or exc.message)
         return {"status": exc.status, "message": message, "hint": exc.hint, "detail": exc.detail}
     if isinstance(exc, CheckFailed):
-        return {"status": "failed", "message": exc.message, "hint": exc.hint, "detail": ""}
+        return {"status": "failed", "message": HIDDEN_FAILED if hidden else exc.message, "hint": exc.hint, "detail": ""}
     if excinfo.errisinstance(pytest.skip.Exception):
         reason = str(getattr(exc, "msg", "")) or PENDING_REASON
         return {"status": "pending" if reason == PENDING_REASON else "skipped", "message": reason, "hint": "", "detail": ""}
     if isinstance(exc, (AssertionError, pytest.fail.Exception)):
-        message = str(getattr(exc, "msg", "") or exc).strip().splitlines()
+        message = [HIDDEN_FAILED] if hidden else str(getattr(exc, "msg", "") or exc).strip().splitlines()
         return {"status": "failed", "message": message[0] if message else "Check failed.", "hint": "", "detail": ""}
     return {"status": "error", "internal": True,
             "message": f"The grader itself failed ({type(exc).__name__}: {str(exc)[:200]}); this is not your fault.",
@@ -148,8 +148,6 @@ def pytest_json_runtest_metadata(item: pytest.Item, call: pytest.CallInfo) -> di
     hidden = item.get_closest_marker("hidden") is not None
     if call.excinfo is not None or call.when == "call":
         meta.update(_verdict(call.excinfo, hidden))
-        if hidden and meta["status"] in HIDDEN_MESSAGES and not meta.get("internal"):
-            meta.update(message=HIDDEN_MESSAGES[meta["status"]], detail="")
     if call.when == "call" or (call.excinfo is not None and call.when == "setup"):
         module = item.funcargs.get("student") if hasattr(item, "funcargs") else None
         output = module.drain_output() if isinstance(module, StudentModule) else None

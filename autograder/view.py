@@ -145,7 +145,8 @@ def check_view(check: CheckResult) -> CheckView:
         status=check.status, label=label, icon=icon, points=shown,
         message="" if quiet else printable(check.message), hint="" if check.status == "passed" else printable(check.hint),
         detail="" if quiet else _last_lines(check.detail, DETAIL_LINES),
-        output=output_text(check.output), hidden=check.visibility == "hidden",
+        # What a passing check printed is noise; where a check did not pass it may be the clue.
+        output="" if quiet else output_text(check.output), hidden=check.visibility == "hidden",
     )
 
 
