@@ -10,6 +10,7 @@ import numbers
 
 import numpy as np
 
+from .codec import RngSpec
 from .problems import CheckFailed
 
 
@@ -106,6 +107,8 @@ def relative_error(got: float, expected: float) -> str:
 def call_text(function: str, *args, **kwargs) -> str:
     """How a call looks in a message: ``f(10, 0.25)``, arrays shown by shape."""
     def short(value):
+        if isinstance(value, RngSpec):  # the generator the student can rebuild to rerun the call
+            return f"np.random.default_rng({value.seed})"
         if isinstance(value, np.ndarray):
             return f"<array {value.shape}>"
         if isinstance(value, list) and value and isinstance(value[0], np.ndarray):

@@ -172,7 +172,7 @@ def exercise_view(exercise: ExerciseResult) -> ExerciseView:
         folded_text=f"All {_plural(len(graded), 'check')} passed" if all_passed else "",
         common_problem=common.message if common else "", common_hint=common.hint if common else "",
         common_detail=common.detail if common else "",
-        plots=plot_views(getattr(exercise, "plots", ())),
+        plots=plot_views(exercise.plots),
     )
 
 

@@ -118,3 +118,12 @@ def test_report_matches_its_pinned_golden(graded, scenario, fmt):
         pinned.write_text(text, encoding="utf-8")
     assert pinned.is_file(), f"no pinned report: run UPDATE_GOLDENS=1 pytest {Path(__file__).name}"
     assert text == pinned.read_text(encoding="utf-8"), f"{pinned.name} changed; if intended, UPDATE_GOLDENS=1"
+
+
+def test_a_timeout_names_the_public_call_that_hung_and_no_hidden_one(graded):
+    students, _out = graded
+    tests = students["hang"]["exercises"][0]["tests"]
+    public = [t["message"] for t in tests if t["status"] == "timeout" and t["visibility"] == "public"]
+    hidden = [t["message"] for t in tests if t["status"] == "timeout" and t["visibility"] == "hidden"]
+    assert "scalar_gradient_chain(10, 0.25) did not finish within 1 second." in public
+    assert hidden and not any(re.search(r"\(\d", m) for m in hidden)
