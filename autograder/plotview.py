@@ -126,7 +126,7 @@ def plot_view(plot: Plot) -> PlotView:
             for tx, ty, y in pairs:
                 if tx is None:
                     continue
-                title = f"{series.label}: {'not a number' if y is None else repr(y)}"
+                title = f"{series.label}: {'not a number' if y is None else f'{y:.6g}'}"
                 markers.append(Marker(sx(tx), sy(ty) if ty is not None else float(bottom), colour, title, ty is None))
             legend.append((series.label, colour, "dots"))
     guides = tuple(Guide(sy(t), label) for label, y in plot.guides if (t := _transform(y, plot.log_y)) is not None)
