@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .checks import call_text, is_real_number
-from .model import Plot, Series
+from .plotdata import Plot, Series
 from .problems import StudentProblem
 
 MAX_POINTS = 200  # per series: bounds what a student's reply can put in results.json

@@ -6,6 +6,8 @@ import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from .plotdata import Plot, plot_from
+
 STATUSES = ("passed", "failed", "error", "timeout", "pending")
 
 
@@ -43,30 +45,6 @@ class CheckResult:
     visibility: str = "public"
     detail: str = ""
     output: Output | None = None
-
-
-@dataclass(frozen=True)
-class Series:
-    """One line of a plot: ``role`` is "expected" (from the spec) or "student"; None is not a finite number."""
-
-    label: str
-    role: str
-    x: tuple[float, ...]
-    y: tuple[float | None, ...]
-
-
-@dataclass(frozen=True)
-class Plot:
-    """The student's function on public inputs against the spec, as numbers (drawn by the HTML report)."""
-
-    title: str
-    x_label: str
-    y_label: str
-    log_x: bool
-    log_y: bool
-    series: tuple[Series, ...] = ()
-    guides: tuple[tuple[str, float], ...] = ()
-    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -129,15 +107,6 @@ def to_dict(result: BatchResult | StudentResult) -> dict:
 def _check_from(data: dict) -> CheckResult:
     output = data.get("output")
     return CheckResult(**{**data, "output": Output(**output) if output else None})
-
-
-def plot_from(data: dict) -> Plot:
-    """A plot read back from plain data; numbers become tuples of floats (None stays None)."""
-    series = tuple(Series(str(s["label"]), str(s["role"]), tuple(float(v) for v in s["x"]),
-                          tuple(None if v is None else float(v) for v in s["y"])) for s in data.get("series", ()))
-    guides = tuple((str(label), float(y)) for label, y in data.get("guides", ()))
-    return Plot(str(data["title"]), str(data["x_label"]), str(data["y_label"]), bool(data["log_x"]),
-                bool(data["log_y"]), series, guides, str(data.get("note", "")))
 
 
 def batch_from_dict(data: dict) -> BatchResult:

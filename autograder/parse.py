@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from .model import (STATUSES, CheckResult, Exercise, ExerciseResult, Output, Plot, exercise_result, plot_from,
+from .model import (STATUSES, CheckResult, Exercise, ExerciseResult, Output, exercise_result,
                     student_result, StudentResult)
+from .plotdata import Plot, plot_from
 
 _OUTCOME_STATUS = {"passed": "passed", "failed": "failed", "error": "error", "skipped": "pending"}
 

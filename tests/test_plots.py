@@ -7,7 +7,8 @@ import math
 import pytest
 
 from autograder.figures import PlotSpec
-from autograder.model import Plot, Series, exercise_result, student_result
+from autograder.model import exercise_result, student_result
+from autograder.plotdata import Plot, Series
 from autograder.plotview import plot_view
 from autograder.release import strip_hidden
 from autograder.render.documents import render_html, render_markdown
