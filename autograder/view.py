@@ -23,7 +23,8 @@ STATUS_LABELS = {
 }
 LEGEND = tuple((icon, label) for icon, label in ((v[1], v[0]) for v in STATUS_LABELS.values()))
 
-LINE_CHARS = 300  # one line of student text; a 10 MB line is cut to this
+LINE_CHARS = 1000  # one line of a message; a 10 MB line is cut to this, a grader's sentence never is
+OUTPUT_LINE_CHARS = 300  # one line of what the student's code printed
 FIELD_CHARS = 6000  # one message or traceback
 DETAIL_LINES = 8  # the end of a traceback, where the student's line is
 OUTPUT_LINES = 5  # lines of printed output kept at each end
@@ -93,23 +94,23 @@ def points(value: float) -> str:
     return f"{value:g}"
 
 
-def printable(text: object, limit: int = FIELD_CHARS) -> str:
+def printable(text: object, limit: int = FIELD_CHARS, line_chars: int = LINE_CHARS) -> str:
     """Student text made inert and bounded: visible escapes for controls, long lines cut."""
     text = str(text).replace("\r\n", "\n").replace("\r", "\n")
     if len(text) > limit:
         text = text[:limit] + f" … ({len(text) - limit:,} more characters)"
     text = _INVISIBLE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
                           text)
-    return "\n".join(line if len(line) <= LINE_CHARS else
-                     f"{line[:LINE_CHARS]} … ({len(line) - LINE_CHARS:,} more characters)" for line in text.split("\n"))
+    return "\n".join(line if len(line) <= line_chars else
+                     f"{line[:line_chars]} … ({len(line) - line_chars:,} more characters)" for line in text.split("\n"))
 
 
 def output_text(output: Output | None) -> str:
     """The first and last OUTPUT_LINES lines a check printed, with every cut said in place."""
     if output is None:
         return ""
-    lines = printable(output.head, 2 * FIELD_CHARS).split("\n")
-    tail = printable(output.tail, 2 * FIELD_CHARS).split("\n") if output.tail else []
+    lines = printable(output.head, 2 * FIELD_CHARS, OUTPUT_LINE_CHARS).split("\n")
+    tail = printable(output.tail, 2 * FIELD_CHARS, OUTPUT_LINE_CHARS).split("\n") if output.tail else []
     if output.cut:
         shown = lines[:OUTPUT_LINES] + [f"[... {output.cut:,} characters cut ...]"] + tail[-OUTPUT_LINES:]
     else:
@@ -181,7 +182,7 @@ def report_view(student: StudentResult, seed: int, isolation: str, created: str 
     passed = sum(c.status == "passed" for c in checks)
     percent = _percent(student.score, student.max_score)
     return ReportView(
-        student_id=printable(student.id, LINE_CHARS), status=student.status,
+        student_id=printable(student.id, OUTPUT_LINE_CHARS), status=student.status,
         score=f"{points(student.score)}/{points(student.max_score)}",
         percent=percent, message=printable(student.message),
         exercises=tuple(exercise_view(e) for e in student.exercises), pending=_pending_text(student.pending_points),

@@ -97,3 +97,10 @@ def test_the_terminal_report_fits_80_columns_and_explains_its_symbols():
 def test_the_legend_is_in_every_form(fmt):
     text = visible(fmt, forms(hostile_student())[fmt])
     assert all(label in text for _icon, label in LEGEND)
+
+
+def test_a_graders_long_sentence_is_never_cut():
+    sentence = "layer_norm(x) returned " + ", ".join(f"{i}.123456789" for i in range(60)) + "; expected more."
+    check = CheckResult("test_long", "Long.", 0.0, 1.0, "failed", message=sentence)
+    view = report_view(student_result("a", (exercise_result("normalization", "N", (check,)),)), 1, "process")
+    assert 800 < len(sentence) and view.exercises[0].checks[0].message == sentence
