@@ -10,6 +10,7 @@ import numbers
 
 import numpy as np
 
+from .codec import RngSpec
 from .problems import CheckFailed
 
 
@@ -47,7 +48,7 @@ def expect_close(got: object, expected: float, call: str, rtol: float = 1e-9, at
                  hint: str = "") -> float:
     value = expect_real(got, call)
     if not np.isclose(value, expected, rtol=rtol, atol=atol) or np.isnan(value) != np.isnan(expected):
-        fail(f"{call} returned {value!r}; expected {expected!r}.", hint)
+        fail(f"{call} returned {value!r}; expected {expected!r}{relative_error(value, expected)}.", hint)
     return value
 
 
@@ -73,14 +74,41 @@ def expect_array_close(got: object, expected: np.ndarray, call: str, rtol: float
             fail(f"{call} returned {show(array)}, with {array[where]} at index {where}; expected finite values "
                  f"like {show(np.asarray(expected))}.", hint or "Look for a division by zero or an overflow.")
         worst = tuple(int(i) for i in np.unravel_index(np.argmax(np.abs(array - expected)), np.shape(expected)))
-        fail(f"{call} returned {show(array)}; expected {show(np.asarray(expected))} (largest difference at index "
-             f"{worst}: got {float(array[worst])!r}, expected {float(np.asarray(expected)[worst])!r}).", hint)
+        got_text, expected_text = show_pair(array, np.asarray(expected))
+        fail(f"{call} returned {got_text}; expected {expected_text} (largest difference at index "
+             f"{worst}: got {float(array[worst])!r}, expected {float(np.asarray(expected)[worst])!r}"
+             f"{relative_error(float(array[worst]), float(np.asarray(expected)[worst]))}).", hint)
     return array
+
+
+def show_pair(got: np.ndarray, expected: np.ndarray, limit: int = 160) -> tuple[str, str]:
+    """Both arrays at the fewest digits (4 at least) that make them look different, as a student
+    would otherwise read ``[-1. 1.]; expected [-1. 1.]`` and see no mistake."""
+    for precision in (4, 6, 8, 10, 12, 14, 17):
+        texts = tuple(show_digits(a, precision, limit) for a in (got, expected))
+        if texts[0] != texts[1]:
+            return texts
+    return texts
+
+
+def show_digits(value: np.ndarray, precision: int, limit: int) -> str:
+    body = np.array2string(value, precision=precision, threshold=8, edgeitems=2, max_line_width=limit)
+    text = f"array of shape {value.shape}: {body}"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def relative_error(got: float, expected: float) -> str:
+    """", a relative error of 3.2e-05" where it means something (not for an expected 0)."""
+    if expected == 0 or not np.isfinite(got) or not np.isfinite(expected):
+        return ""
+    return f", a relative error of {abs(got - expected) / abs(expected):.2g}"
 
 
 def call_text(function: str, *args, **kwargs) -> str:
     """How a call looks in a message: ``f(10, 0.25)``, arrays shown by shape."""
     def short(value):
+        if isinstance(value, RngSpec):  # the generator the student can rebuild to rerun the call
+            return f"np.random.default_rng({value.seed})"
         if isinstance(value, np.ndarray):
             return f"<array {value.shape}>"
         if isinstance(value, list) and value and isinstance(value[0], np.ndarray):

@@ -12,6 +12,7 @@ import difflib
 import itertools
 import os
 import secrets
+import shutil
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -81,7 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="grade one folder of exercise files and print the report",
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
-    check.add_argument("folder", nargs="?", default=DEFAULT_FOLDER, help="folder with the exercise files (default: exercises)")
+    check.add_argument("folder", nargs="?", default=DEFAULT_FOLDER,
+                       help="folder with the exercise files, or one exercise file (default: exercises)")
+    check.add_argument("--exercise", "-e", metavar="NAME", help="check only this exercise (scalar_chain or scalar_chain.py)")
     check.add_argument("--verbose", "-v", action="store_true", help="list passed checks too")
     check.add_argument("--markdown", type=Path, help="also write the report as Markdown to this file")
     check.add_argument("--json", type=Path, help="also write the results as JSON to this file")
@@ -150,29 +153,46 @@ def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
 
 
+def _one_exercise(folder: Path, name: str | None) -> tuple[Path, tuple[str, ...]]:
+    """The folder to check and the exercise to keep, from ``check FILE`` or ``--exercise NAME``."""
+    if folder.suffix == ".py" and not folder.is_dir():
+        folder, name = folder.parent, name or folder.name
+    if name is None:
+        return folder, ()
+    stem = Path(name).name.removesuffix(".py")
+    known = [e.name for e in load_course(ROOT / "graders")]
+    if stem not in known:
+        close = difflib.get_close_matches(stem, known, n=1)
+        raise GradeError(f"there is no exercise called {stem!r}; "
+                         + (f"did you mean {close[0]!r}?" if close else f"the exercises are {', '.join(known)}."))
+    return folder, (stem,)
+
+
 def run_check(args: argparse.Namespace) -> int:
-    folder = Path(args.folder)
-    if args.folder == DEFAULT_FOLDER and not folder.is_dir() and (ROOT / DEFAULT_FOLDER).is_dir():
-        folder = ROOT / DEFAULT_FOLDER  # `python path/to/grade.py` from another folder
+    given = Path(args.folder)
+    if args.folder == DEFAULT_FOLDER and not given.is_dir() and (ROOT / DEFAULT_FOLDER).is_dir():
+        given = ROOT / DEFAULT_FOLDER  # `python path/to/grade.py` from another folder
+    folder, only = _one_exercise(given, args.exercise)
     if not folder.is_dir():
         raise GradeError(f"{folder} is not a folder; pass the folder that holds your exercise files.")
     for target in (args.markdown, args.json):
         if target is not None:
             check_writable_file(target)
     preflight.prove_readable([folder])
-    settings = _settings(args, batch=False)
+    settings = replace(_settings(args, batch=False), exercises=only)
     student = grade_one(folder.resolve().name or "you", folder, settings)
     broken = [e for e in student.exercises if e.status == "error" and not e.tests]
     if broken:  # a grader that cannot load is the kit's problem: no report that blames the student
         preflight.prove_graders(settings.graders_dir)  # names the grader that does not load, if one does not
         raise preflight.HostProblem(f"the grader for {broken[0].name} failed: {broken[0].message}")
     color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    width = max(shutil.get_terminal_size((100, 24)).columns, 40)
     described = sandbox.describe(settings.isolation, settings.bwrap)
 
     def documents(result):
         batch = BatchResult(settings.seed, settings.isolation, (result,), __version__, _now(), described)
         view = report_view(result, batch.seed, described, batch.created, batch.version)
-        return (render_terminal(view, color=color, verbose=args.verbose),
+        return (render_terminal(view, color=color, width=width, verbose=args.verbose),
                 render_markdown(view, ROOT / "templates") if args.markdown else "", render_json(batch))
 
     student, (terminal, markdown, results) = within_boundary(student, documents)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import codec, sandbox, sanitize
+from .checks import call_text
 from .problems import (BadReply, FunctionMissing, ImportFailed, NotImplementedYet, SandboxFailed, StudentRaised,
                        StudentTimeout, SubmissionMissing, SubmissionUnreadable, WorkerCrashed)
 
@@ -89,7 +90,11 @@ class StudentModule:
         self._ensure_loaded()
         request = {"op": "call", "function": function, "args": codec.encode(list(args)),
                    "kwargs": codec.encode(kwargs), "return_args": return_args}
-        reply = self._exchange(request, self.limits.call_timeout, f"{function}()")
+        try:
+            reply = self._exchange(request, self.limits.call_timeout, f"{function}()")
+        except StudentTimeout as problem:  # name the call that hung, so the student can rerun it
+            problem.public_message = problem.message.replace(f"{function}()", call_text(function, *args, **kwargs), 1)
+            raise
         if not reply.get("ok"):
             raise self._problem_from(reply.get("error"), function)
         try:

@@ -9,6 +9,8 @@ import typing
 from dataclasses import MISSING, asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
 
+from .plotdata import Plot
+
 STATUSES = ("passed", "failed", "error", "timeout", "pending")
 # The first keys of every results.json: what marks a folder as the kit's output, and its layout.
 RESULTS_MARKER = {"kit": "gradient-kit", "format": 1}
@@ -70,6 +72,7 @@ class ExerciseResult:
     pending_points: float = 0.0
     message: str = ""
     problem: Problem | None = None  # the checks it failed carry no copy of its text
+    plots: tuple[Plot, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -98,10 +101,10 @@ class BatchResult:
 
 
 def exercise_result(name: str, title: str, tests: tuple[CheckResult, ...], status: str = "graded",
-                    message: str = "", problem: Problem | None = None) -> ExerciseResult:
+                    message: str = "", problem: Problem | None = None, plots: tuple[Plot, ...] = ()) -> ExerciseResult:
     graded = [t for t in tests if t.status != "pending"]
     return ExerciseResult(
-        name=name, title=title, status=status, tests=tests, message=message, problem=problem,
+        name=name, title=title, status=status, tests=tests, message=message, problem=problem, plots=plots,
         score=sum(t.score for t in graded), max_score=sum(t.max_score for t in graded),
         pending_points=sum(t.max_score for t in tests if t.status == "pending"),
     )
@@ -166,14 +169,20 @@ def _value(hint: object, value: object, where: str):
     if origin is tuple:
         if not isinstance(value, list):
             raise ResultsFormatError(f"{where} is not a list")
-        return tuple(_value(args[0], item, f"{where}[{n}]") for n, item in enumerate(value))
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_value(args[0], item, f"{where}[{n}]") for n, item in enumerate(value))
+        if len(value) != len(args):
+            raise ResultsFormatError(f"{where} does not hold {len(args)} values")
+        return tuple(_value(hint, item, f"{where}[{n}]") for n, (hint, item) in enumerate(zip(args, value)))
     if is_dataclass(hint):
         return _build(hint, value, where)
+    if hint is bool and isinstance(value, bool):
+        return value
     if hint is float and isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
         return float(value)
     if hint is int and isinstance(value, int) and not isinstance(value, bool):
         return value
     if hint is str and isinstance(value, str):
         return value
-    kind = {float: "a finite number", int: "an integer", str: "text"}.get(hint, hint)
+    kind = {float: "a finite number", int: "an integer", str: "text", bool: "true or false"}.get(hint, hint)
     raise ResultsFormatError(f"{where} is not {kind}")

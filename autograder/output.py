@@ -18,6 +18,7 @@ from typing import Callable, Iterator, TypeVar
 from .errors import GradeError
 from .model import BatchResult, StudentResult, exercise_result, student_result, to_dict
 from .names import REPORTS, name_key, report_stems
+from .render.dashboard import dashboard_files
 from .render.documents import render_html, render_markdown
 from .render.tables import render_gradebook, render_json
 from .sanitize import text
@@ -134,6 +135,8 @@ def write_batch(batch: BatchResult, out: Path, templates_dir: Path,
         students.append(student)
     batch = replace(batch, students=tuple(students))
     write_atomic(out / "gradebook.csv", render_gradebook(batch))
+    for name, content in dashboard_files(batch, templates_dir, lambda sid: reports[sid].relative_to(out).as_posix()).items():
+        write_atomic(out / name, content)
     write_atomic(out / "results.json", render_json(batch))
     ours = report_stems(s.id for s in previous.students) if previous is not None else {}
     remove_stale_reports(out / REPORTS, {f"{stem}{suffix}" for stem in stems.values() for suffix in _REPORT_SUFFIXES},

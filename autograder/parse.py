@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from .model import (STATUSES, CheckResult, Exercise, ExerciseResult, Output, Problem, exercise_result,
                     student_result, StudentResult)
+from .plotdata import Plot, plot_from
 
 _OUTCOME_STATUS = {"passed": "passed", "failed": "failed", "error": "error", "skipped": "pending"}
 
@@ -54,6 +55,7 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
                     hidden: dict | None = None) -> tuple[ExerciseResult, ...]:
     tests_by_exercise: dict[str, list[CheckResult]] = defaultdict(list)
     problems: dict[str, Problem] = {}
+    plots: dict[str, tuple[Plot, ...]] = {}
     for test in report.get("tests", []):
         meta = test.get("metadata") or {}
         exercise = meta.get("exercise")
@@ -64,6 +66,8 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
             problems.setdefault(exercise, Problem(check.message, check.hint, check.detail))
             check = replace(check, message="", hint="", detail="")
         tests_by_exercise[exercise].append(check)
+        if (test.get("metadata") or {}).get("plots"):
+            plots[exercise] = _plots(test["metadata"]["plots"])
     for exercise, entries in (hidden or {}).items():
         tests_by_exercise[exercise].extend(_pending(entry) for entry in entries)
     broken = _broken_modules(report)
@@ -78,8 +82,17 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
             results.append(exercise_result(exercise.name, exercise.title, tests, "missing",
                                            f"{exercise.name}.py was not submitted.", problems.get(exercise.name)))
         else:
-            results.append(exercise_result(exercise.name, exercise.title, tests, problem=problems.get(exercise.name)))
+            results.append(exercise_result(exercise.name, exercise.title, tests, problem=problems.get(exercise.name),
+                                           plots=plots.get(exercise.name, ())))
     return tuple(results)
+
+
+def _plots(raw: object) -> tuple[Plot, ...]:
+    """Plots the plugin recorded; malformed ones are dropped (a picture is never worth a row)."""
+    try:
+        return tuple(plot_from(p) for p in raw[:8])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return ()
 
 
 def parse_student(student_id: str, report: dict, course: tuple[Exercise, ...], submitted: set[str],

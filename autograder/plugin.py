@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import zlib
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -19,9 +20,15 @@ import pytest
 
 from . import sandbox, sanitize
 from .client import StudentModule
-from .problems import CheckFailed, StudentProblem
+from .figures import record_all
+from .problems import CheckFailed, StudentProblem, StudentRaised
 
 PENDING_REASON = "hidden: graded after submission"
+PLOTS = pytest.StashKey[dict]()  # exercise -> plots recorded at the end of its module, until reported
+# A hidden check says that it failed and how, never on what: a comparison's values and the
+# student's own exception message (which may echo its arguments) stay on the trusted side.
+HIDDEN_FAILED = "Your function did not match on the hidden random inputs (they are not shown, so the check stays a test)."
+HIDDEN_RAISED = "Your code raised {type} on one of the hidden random inputs (they are not shown)."
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -60,7 +67,13 @@ def student(request: pytest.FixtureRequest):
     module = StudentModule(Path(config.getoption("--submission")) / f"{exercise}.py", exercise,
                            config.getoption("--isolation"), limits, config.getoption("--bwrap"))
     yield module
-    module.close()
+    try:
+        plots = getattr(request.module, "PLOTS", ())
+        if plots and module._problem is None and not module._timeouts:  # broken or hanging: nothing to draw
+            request.config.stash.setdefault(PLOTS, {})[exercise] = [asdict(p) for p in record_all(plots, module)]
+            module.drain_output()  # printed while drawing: belongs to no check
+    finally:
+        module.close()
 
 
 @pytest.fixture(scope="module")
@@ -94,19 +107,24 @@ def _bounded(verdict: dict) -> dict:
             "detail": sanitize.text(verdict["detail"], sanitize.DETAIL_CHARS, keep="tail")}
 
 
-def _verdict(excinfo: pytest.ExceptionInfo | None) -> dict:
+def _verdict(excinfo: pytest.ExceptionInfo | None, hidden: bool = False) -> dict:
     if excinfo is None:
         return {"status": "passed", "message": "", "hint": "", "detail": ""}
     exc = excinfo.value
+    if isinstance(exc, StudentRaised) and hidden:
+        return {"status": exc.status, "message": HIDDEN_RAISED.format(type=exc.exc_type or "an exception"),
+                "hint": exc.hint, "detail": ""}
     if isinstance(exc, StudentProblem):
-        return {"status": exc.status, "message": exc.message, "hint": exc.hint, "detail": exc.detail}
+        # A public call may be named with its arguments (a timeout says which call hung).
+        message = exc.message if hidden else (getattr(exc, "public_message", "") or exc.message)
+        return {"status": exc.status, "message": message, "hint": exc.hint, "detail": exc.detail}
     if isinstance(exc, CheckFailed):
-        return {"status": "failed", "message": exc.message, "hint": exc.hint, "detail": ""}
+        return {"status": "failed", "message": HIDDEN_FAILED if hidden else exc.message, "hint": exc.hint, "detail": ""}
     if excinfo.errisinstance(pytest.skip.Exception):
         reason = str(getattr(exc, "msg", "")) or PENDING_REASON
         return {"status": "pending" if reason == PENDING_REASON else "skipped", "message": reason, "hint": "", "detail": ""}
     if isinstance(exc, (AssertionError, pytest.fail.Exception)):
-        message = str(getattr(exc, "msg", "") or exc).strip().splitlines()
+        message = [HIDDEN_FAILED] if hidden else str(getattr(exc, "msg", "") or exc).strip().splitlines()
         return {"status": "failed", "message": message[0] if message else "Check failed.", "hint": "", "detail": ""}
     return {"status": "error", "internal": True,
             "message": f"The grader itself failed ({type(exc).__name__}: {str(exc)[:200]}); this is not your fault.",
@@ -136,15 +154,20 @@ def pytest_json_runtest_metadata(item: pytest.Item, call: pytest.CallInfo) -> di
             visibility="hidden" if item.get_closest_marker("hidden") else "public",
             description=inspect.cleandoc(function.__doc__ or "") if function else "",
         )
+    if call.when == "teardown":  # the module's student fixture has just drawn its plots, if any
+        plots = item.config.stash.get(PLOTS, {}).pop(getattr(item.module, "EXERCISE", None), None)
+        if plots:
+            meta["plots"] = plots
     if "status" in extra and extra["status"] != "passed":
         return meta
     module = item.funcargs.get("student") if hasattr(item, "funcargs") else None
+    hidden = item.get_closest_marker("hidden") is not None
     if call.excinfo is not None or call.when == "call":
-        meta.update(_bounded(_verdict(call.excinfo)))
+        meta.update(_bounded(_verdict(call.excinfo, hidden)))
         if _exercise_wide(call.excinfo, module):
             meta["exercise_wide"] = True
     if call.when == "call" or (call.excinfo is not None and call.when == "setup"):
         output = module.drain_output() if isinstance(module, StudentModule) else None
-        if output:
+        if output and not hidden:
             meta["output"] = output
     return meta

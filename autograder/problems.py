@@ -10,6 +10,7 @@ from __future__ import annotations
 
 class StudentProblem(Exception):
     status = "error"
+    public_message = ""  # the message naming the call's arguments, for public checks only
 
     def __init__(self, message: str, hint: str = "", detail: str = "") -> None:
         super().__init__(message)

@@ -34,6 +34,7 @@ class Settings:
     memory_mb: int = 1024
     only_submitted: bool = False  # run only the graders of files present (validating one exercise)
     bwrap: str = ""  # the bwrap binary proved to work (bubblewrap isolation); found again if empty
+    exercises: tuple[str, ...] = ()  # grade only these (check --exercise); all when empty
 
 
 def submitted_files(folder: Path, course: tuple[Exercise, ...]) -> set[str]:
@@ -55,6 +56,8 @@ def run_pytest(submission: Path, settings: Settings) -> dict:
         course = load_course(settings.graders_dir)
         targets = [str(settings.graders_dir / f"test_{name}.py")
                    for name in sorted(submitted_files(submission, course))] or targets
+    if settings.exercises:
+        targets = [str(settings.graders_dir / f"test_{name}.py") for name in settings.exercises]
     args = [
         *targets, f"-c={settings.graders_dir / 'pytest.ini'}",
         f"--rootdir={settings.graders_dir}", "-q", "--tb=line", "--json-report-file=none",
@@ -98,8 +101,8 @@ def grade_one(student_id: str, folder: Path, settings: Settings) -> StudentResul
     try:
         report = run_pytest(folder, settings)
         submitted = submitted_files(folder, course)
-        if settings.only_submitted:
-            course = tuple(e for e in course if e.name in submitted)
+        if settings.only_submitted or settings.exercises:
+            course = tuple(e for e in course if e.name in (settings.exercises or submitted))
         return parse_student(student_id, report, course, submitted, load_hidden_manifest(settings.graders_dir))
     except Exception as exc:  # a grader bug must cost one row, not the batch
         return failed_student(student_id, course,

@@ -300,3 +300,33 @@ def test_matches_reference_on_random_gradients(student, reference, rng):
         clipped, got_norm, _ = clip(student, grads, max_norm)
         expect_norm(got_norm, expected_norm, call, max_norm, hint)
         expect_clipped(clipped, expected, call, hint, atol=1e-12 * max(float(np.max(np.abs(e))) for e in expected))
+
+
+# The plot in the HTML report: the public cases' norms before and after clipping, both divided by
+# max_norm, so every case sits on one curve: after = min(before, max_norm).
+from autograder.figures import Curve, PlotSpec  # noqa: E402
+
+_PLOT_CASES = ((arrays([3.0], [4.0]), 1.0), (arrays([1.0, 2.0], [[2.0], [4.0]]), 2.0),
+               (arrays([[2.0, 3.0]], [[[6.0]]]), 100.0), (arrays([0.1, 0.2], [[30.0, -40.0]]), 10.0),
+               (arrays([3.0, 4.0]), 10.0), (arrays([3.0, 4.0]), 5.0), (arrays([3e-9], [4e-9]), 1e-9),
+               (arrays([10.0, -20.0, 5.0], [[-7.5]]), 3.7), (arrays([[0.1, -0.2], [0.3, 0.4]], [0.5]), 1.0))
+
+
+def _global_norm(grads):
+    return math.sqrt(sum(float(np.sum(np.square(g))) for g in grads))
+
+
+def _plot_after(value, args):
+    clipped = value[0] if isinstance(value, (tuple, list)) and len(value) == 2 else None
+    if not isinstance(clipped, (list, tuple)) or not all(isinstance(a, np.ndarray) for a in clipped):
+        return [None]
+    return [_global_norm(clipped) / args[1]]
+
+
+_BEFORE = tuple(_global_norm(grads) / max_norm for grads, max_norm in _PLOT_CASES)
+_ORDER = sorted(range(len(_PLOT_CASES)), key=_BEFORE.__getitem__)
+PLOTS = (PlotSpec("Global norm after clipping against before, as multiples of max_norm", FUNCTION,
+                  "norm before ÷ max_norm", "norm after ÷ max_norm", (
+                      Curve("public cases", tuple((_PLOT_CASES[i], {}) for i in _ORDER),
+                            tuple(_BEFORE[i] for i in _ORDER), tuple(min(_BEFORE[i], 1.0) for i in _ORDER),
+                            _plot_after),), log_x=True, guides=(("max_norm", 1.0),)),)

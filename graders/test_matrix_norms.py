@@ -489,3 +489,18 @@ def test_norms_follow_from_the_matrices_drawn(student, rng):
                  f"{brief(closest)}. They first differ at position {k}: {float(got[k])!r} against "
                  f"{float(closest[k])!r}.",
                  _hidden_diagnosis(got, values, depth, dim, std))
+
+
+# The plot in the HTML report: the public small, healthy and large cases. The expected curve is
+# the spec's trend, sqrt(dim) * (std * sqrt(dim)) ** layer, not the reference's draws.
+from autograder.figures import Curve, PlotSpec  # noqa: E402
+
+
+def _plot_norms(value, args):
+    return list(value)[:64] if isinstance(value, (list, tuple, np.ndarray)) else [None]
+
+
+PLOTS = (PlotSpec("Norm at every layer", FUNCTION, "layer", "norm of g", tuple(
+    Curve(f"std {std}", (((20, dim, std, RngSpec(seed)), {}),), tuple(range(21)),
+          tuple(math.sqrt(dim) * (std * math.sqrt(dim)) ** layer for layer in range(21)), _plot_norms)
+    for dim, std, seed in ((64, 0.01, 111), (16, 0.25, 14), (64, 1.0, 121)))),)

@@ -124,3 +124,14 @@ def test_matches_reference_on_random_depths_and_slopes(student, reference, rng):
         expect_gradient(student, args, kwargs, reference.residual_chain_gradient(depth, slope, residual),
                         "Multiply all depth factors, for every depth, sign and size of slope, and return the "
                         "product unclipped and unrounded.")
+
+
+# The plot in the HTML report: the public ten-block stack, block by block, with and without skips.
+from autograder.figures import Curve, PlotSpec  # noqa: E402
+
+PLOTS = (PlotSpec("Gradient against depth, slope 0.025", FUNCTION, "depth (blocks)", "gradient", (
+    Curve("with skip connections", tuple(((depth, 0.025), {"residual": True}) for depth in range(11)),
+          tuple(range(11)), tuple(1.025 ** depth for depth in range(11))),
+    Curve("without", tuple(((depth, 0.025), {"residual": False}) for depth in range(11)),
+          tuple(range(11)), tuple(0.025 ** depth for depth in range(11))),
+), guides=(("1", 1.0),)),)

@@ -90,3 +90,11 @@ def test_matches_reference_on_random_depths_and_scales(student, reference, rng):
         scale = float(rng.uniform(-1.6, 1.6))
         expect_exact(student, depth, scale, reference.scalar_gradient_chain(depth, scale),
                      "Compute layer_scale ** depth directly, for every depth and sign.")
+
+
+# The plot in the HTML report: the public cases' depths, the spec's formula as the expected curve.
+from autograder.figures import Curve, PlotSpec  # noqa: E402
+
+PLOTS = (PlotSpec("Gradient against depth", FUNCTION, "depth (layers)", "gradient", tuple(
+    Curve(f"slope {scale}", tuple(((depth, scale), {}) for depth in range(11)), tuple(range(11)),
+          tuple(scale ** depth for depth in range(11))) for scale in (0.25, 1.5)), guides=(("1", 1.0),)),)

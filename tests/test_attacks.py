@@ -311,7 +311,8 @@ def test_nothing_outside_the_output_folder_changed(arena):
 
 def test_attackers_cannot_write_into_the_output_folder(arena):
     out = arena["out"]
-    assert sorted(p.name for p in out.iterdir()) == ["gradebook.csv", "reports", "results.json"]
+    assert sorted(p.name for p in out.iterdir()) == ["gradebook.csv", "index.html", "reports", "results.json",
+                                                    "summary.json"]
     if claimed("write_results", arena["mode"]):
         assert "100/100" not in (out / "reports" / "write_results.html").read_text()
     assert "write_results,100" not in (out / "gradebook.csv").read_text()

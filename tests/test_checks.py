@@ -22,7 +22,7 @@ def test_expect_real_accepts_numbers_of_any_numeric_type(value):
 
 
 def test_expect_close_says_got_and_expected():
-    with pytest.raises(CheckFailed, match=r"f\(\) returned 0.3; expected 0.2\."):
+    with pytest.raises(CheckFailed, match=r"f\(\) returned 0.3; expected 0.2, a relative error of 0.5\."):
         expect_close(0.3, 0.2, "f()")
     with pytest.raises(CheckFailed):
         expect_close(float("nan"), 0.2, "f()")
@@ -42,3 +42,14 @@ def test_expect_array_close_points_at_the_largest_difference():
 def test_show_keeps_long_values_short():
     assert len(show(list(range(1000)))) <= 120
     assert show(np.arange(100.0)).startswith("array of shape (100,)")
+
+
+def test_arrays_that_differ_are_printed_with_the_digits_that_show_the_difference():
+    # LayerNorm without eps on (0, 0.002): four digits would print [-1. 1.] twice.
+    got, expected = np.array([-0.9999950000374997, 0.9999950000374997]), np.array([-1.0, 1.0])
+    with pytest.raises(CheckFailed) as failure:
+        expect_array_close(got, expected, "layer_norm(x)")
+    message = failure.value.message
+    shown_got, shown_expected = message.split(" returned ")[1].split("; expected ")[:2]
+    assert shown_got.split(":")[1] != shown_expected.split(" (largest")[0].split(":")[1]
+    assert "-0.999995" in shown_got and "a relative error of 5e-06" in message

@@ -288,7 +288,7 @@ def test_grade_outputs_follow_the_umask(capsys, tmp_path, mask, file_mode, folde
         os.umask(previous)
     assert code == 0
     paths = [tmp_path / "new", tmp_path / "new" / "out", *(tmp_path / "new" / "out").rglob("*")]
-    assert len(paths) == 7
+    assert len(paths) == 9  # new, out, results, gradebook, index.html, summary.json, reports, 2 reports
     for path in paths:
         assert stat.S_IMODE(path.stat().st_mode) == (folder_mode if path.is_dir() else file_mode), path
 

@@ -7,6 +7,7 @@ hand-written expectations are checked against results.json.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -14,6 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from autograder.model import batch_from_dict
+from autograder.names import report_stems
+from autograder.render.terminal import render_terminal
+from autograder.view import report_view
 from conftest import COURSE, ROOT
 
 GOLDEN = ROOT / "tests" / "golden"
@@ -73,3 +78,53 @@ def test_every_scenario_has_a_row_in_the_gradebook(graded):
     rows = (out / "gradebook.csv").read_text().splitlines()
     assert rows[0].split(",") == ["id", *[e.name for e in COURSE], "total", "max", "percent", "status", "report"]
     assert sorted(r.split(",")[0] for r in rows[1:]) == SCENARIOS
+
+
+# --- pinned reports: one normalized report per scenario in each format --------------------------
+# Regenerate after an intended change with `UPDATE_GOLDENS=1 pytest tests/test_golden.py`, then
+# read the diff: it is exactly what students will see change.
+UPDATE = os.environ.get("UPDATE_GOLDENS") == "1"
+FORMATS = ("txt", "md", "html")
+
+
+def normalized(text: str, out: Path, results: dict) -> str:
+    """A report with what differs between runs and hosts (time, sandbox, paths, version) blanked."""
+    for value, placeholder in ((results["created"], "CREATED"), (results["sandbox"], "ISOLATION"),
+                               (str(out), "OUT"), (str(ROOT), "ROOT")):
+        if value:
+            text = text.replace(value, placeholder)
+    if results["version"]:
+        text = re.sub(rf"\b{re.escape(results['version'])}\b", "VERSION", text)
+    return text
+
+
+def rendered(scenario: str, fmt: str, out: Path) -> str:
+    results = json.loads((out / "results.json").read_text())
+    if fmt == "txt":
+        batch = batch_from_dict(results)
+        student = next(s for s in batch.students if s.id == scenario)
+        text = render_terminal(report_view(student, batch.seed, batch.sandbox, batch.created, batch.version), width=80)
+    else:
+        text = (out / "reports" / f"{report_stems([scenario])[scenario]}.{fmt}").read_text()
+    return normalized(text, out, results)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_report_matches_its_pinned_golden(graded, scenario, fmt):
+    _students, out = graded
+    pinned = GOLDEN / scenario / f"report.{fmt}"
+    text = rendered(scenario, fmt, out)
+    if UPDATE:
+        pinned.write_text(text, encoding="utf-8")
+    assert pinned.is_file(), f"no pinned report: run UPDATE_GOLDENS=1 pytest {Path(__file__).name}"
+    assert text == pinned.read_text(encoding="utf-8"), f"{pinned.name} changed; if intended, UPDATE_GOLDENS=1"
+
+
+def test_a_timeout_names_the_public_call_that_hung_and_no_hidden_one(graded):
+    students, _out = graded
+    tests = students["hang"]["exercises"][0]["tests"]
+    public = [t["message"] for t in tests if t["status"] == "timeout" and t["visibility"] == "public"]
+    hidden = [t["message"] for t in tests if t["status"] == "timeout" and t["visibility"] == "hidden"]
+    assert "scalar_gradient_chain(10, 0.25) did not finish within 1 second." in public
+    assert hidden and not any(re.search(r"\(\d", m) for m in hidden)

@@ -15,10 +15,18 @@ from .inert import plain
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]<>|~])")
 
 
+_AUTOLINKS = re.compile(r"(?<=\w):(?=//)|(?<=\bwww)\.", re.IGNORECASE)
+
+
 def escape_markdown(text: object) -> str:
-    """Student text as literal Markdown: no emphasis, links, HTML or table breaks."""
+    """Student text as literal Markdown: no emphasis, links, images, HTML or table breaks.
+
+    GitHub also turns bare ``http://...`` and ``www.`` text into links; an escaped ``:`` or ``.``
+    reads the same but is no longer one.
+    """
     text = str(text).replace("&", "&amp;").replace("\r", "")
-    return _MARKDOWN_SPECIALS.sub(r"\\\1", text).replace("\n", " ")
+    text = _MARKDOWN_SPECIALS.sub(r"\\\1", text)
+    return _AUTOLINKS.sub(lambda m: "\\" + m.group(), text).replace("\n", " ")
 
 
 def code_block(text: object) -> str:

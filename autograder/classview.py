@@ -1,0 +1,211 @@
+"""The class dashboard's view-model: every figure on ``OUT/index.html`` and in ``OUT/summary.json``.
+
+A pure function of a :class:`~autograder.model.BatchResult`. The figures are computed once here,
+so the page and the JSON can never disagree, and the template only lays them out.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Callable
+
+from .model import BatchResult, StudentResult
+from .view import points, printable
+
+BINS = 10  # score distribution in steps of 10 %
+MIN_STUDENTS_FOR_FLAG = 5  # below this a negative correlation is noise, not a finding
+FLAG_BELOW = -0.1  # a check whose passing goes with a *lower* rest score than failing it
+
+
+@dataclass(frozen=True)
+class Bin:
+    label: str  # "90–100 %"
+    count: int
+    height: int  # percent of the tallest bin, for the bar chart
+
+
+@dataclass(frozen=True)
+class ExerciseAverage:
+    name: str
+    title: str
+    average: str  # "3.4/10"
+    percent: int
+    submitted: int  # students who handed the file in
+
+
+@dataclass(frozen=True)
+class CheckStat:
+    exercise: str
+    name: str
+    description: str
+    attempts: int  # students who submitted the exercise and got a verdict for this check
+    passed: int
+    pass_rate: int  # percent
+    discrimination: float | None  # point-biserial r of passing against the rest of the total; None if undefined
+    discrimination_text: str
+    flagged: bool  # strong students fail it more than weak ones
+    failing: tuple[str, ...]  # student ids
+
+
+@dataclass(frozen=True)
+class Misconception:
+    name: str
+    count: int
+    students: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Trouble:
+    student: str
+    link: str
+    what: str
+
+
+@dataclass(frozen=True)
+class StudentRow:
+    id: str
+    link: str
+    score: float
+    score_text: str
+    percent: int
+    status: str
+    exercises: tuple[str, ...]  # one score per exercise, in course order
+
+
+@dataclass(frozen=True)
+class DashboardView:
+    seed: int
+    isolation: str
+    created: str
+    version: str
+    students: int
+    graded: int
+    mean: str
+    median: str
+    distribution: tuple[Bin, ...]
+    exercises: tuple[ExerciseAverage, ...]
+    checks: tuple[CheckStat, ...]  # hardest first
+    misconceptions: tuple[Misconception, ...]  # empty until results carry a diagnosis
+    trouble: tuple[Trouble, ...]
+    rows: tuple[StudentRow, ...]
+    exercise_names: tuple[str, ...]
+
+
+def _percent(score: float, maximum: float) -> int:
+    return round(100 * score / maximum) if maximum else 0
+
+
+def correlation(passed: list[int], totals: list[float]) -> float | None:
+    """Point-biserial correlation of a 0/1 outcome with a score; None when either does not vary."""
+    n = len(passed)
+    if n < 2 or len(set(passed)) < 2 or len(set(totals)) < 2:
+        return None
+    mean_p, mean_t = sum(passed) / n, sum(totals) / n
+    cov = sum((p - mean_p) * (t - mean_t) for p, t in zip(passed, totals))
+    var_p = sum((p - mean_p) ** 2 for p in passed)
+    var_t = sum((t - mean_t) ** 2 for t in totals)
+    return cov / math.sqrt(var_p * var_t)
+
+
+def _graded(student: StudentResult) -> bool:
+    # A student whose grading failed has no score to learn from; an empty folder scores a real 0.
+    return student.status != "error"
+
+
+def _distribution(percents: list[int]) -> tuple[Bin, ...]:
+    counts = [0] * BINS
+    for percent in percents:
+        counts[min(percent * BINS // 100, BINS - 1)] += 1
+    tallest = max(counts) or 1
+    step = 100 // BINS
+    return tuple(Bin(f"{i * step}–{(i + 1) * step} %", c, round(100 * c / tallest)) for i, c in enumerate(counts))
+
+
+def _check_stats(students: list[StudentResult]) -> tuple[CheckStat, ...]:
+    outcomes: dict[tuple[str, str], list[tuple[str, int, float]]] = defaultdict(list)
+    described: dict[tuple[str, str], str] = {}
+    for student in students:
+        for exercise in student.exercises:
+            if exercise.status != "graded":
+                continue  # a file not handed in says nothing about how hard a check is
+            for check in exercise.tests:
+                if check.status == "pending":
+                    continue
+                key = (exercise.name, check.name)
+                described.setdefault(key, check.description or check.name)
+                passed = int(check.status == "passed")
+                # The rest of the total, so that a check is not correlated with its own points.
+                outcomes[key].append((student.id, passed, student.score - check.score))
+    stats = []
+    for (exercise, name), rows in outcomes.items():
+        passed = [p for _, p, _ in rows]
+        r = correlation(passed, [t for _, _, t in rows])
+        stats.append(CheckStat(
+            exercise=exercise, name=name, description=described[(exercise, name)], attempts=len(rows),
+            passed=sum(passed), pass_rate=_percent(sum(passed), len(rows)), discrimination=r,
+            discrimination_text="—" if r is None else f"{r:+.2f}",
+            flagged=r is not None and r < FLAG_BELOW and len(rows) >= MIN_STUDENTS_FOR_FLAG,
+            failing=tuple(printable(sid) for sid, p, _ in rows if not p)))
+    return tuple(sorted(stats, key=lambda s: (s.pass_rate, s.exercise, s.name)))
+
+
+def _diagnosis_name(exercise) -> str:
+    """The misconception diagnosed for one exercise, once results carry one (issue 11, part 1).
+
+    Reads ``ExerciseResult.diagnosis`` if that field exists: a title string, or an object with a
+    ``title``. Until then every exercise reads as undiagnosed and the dashboard says so.
+    """
+    value = getattr(exercise, "diagnosis", None)
+    return str(getattr(value, "title", value) or "") if value else ""
+
+
+def _misconceptions(students: list[StudentResult]) -> tuple[Misconception, ...]:
+    hits: dict[str, list[str]] = defaultdict(list)
+    for student in students:
+        for exercise in student.exercises:
+            name = _diagnosis_name(exercise)
+            if name:
+                hits[name].append(student.id)
+    ranked = sorted(hits.items(), key=lambda item: (-len(item[1]), item[0]))
+    return tuple(Misconception(printable(name), len(ids), tuple(printable(i) for i in ids)) for name, ids in ranked)
+
+
+def _trouble(student: StudentResult, link: str) -> Trouble | None:
+    if student.status == "error":
+        return Trouble(printable(student.id), link, printable(student.message) or "grading failed")
+    timed_out = [e.name for e in student.exercises if any(c.status == "timeout" for c in e.tests)]
+    broken = [e.name for e in student.exercises if e.status == "error"]
+    parts = ([f"timed out in {', '.join(timed_out)}"] if timed_out else []) + \
+            ([f"grader could not run {', '.join(broken)}"] if broken else [])
+    return Trouble(printable(student.id), link, "; ".join(parts)) if parts else None
+
+
+def dashboard_view(batch: BatchResult, link: Callable[[str], str]) -> DashboardView:
+    """The dashboard for ``batch``; ``link(student_id)`` is the relative address of a report."""
+    graded = [s for s in batch.students if _graded(s)]
+    percents = [_percent(s.score, s.max_score) for s in graded]
+    names = tuple(e.name for e in batch.students[0].exercises) if batch.students else ()
+    titles = {e.name: e.title for s in batch.students for e in s.exercises}
+    averages = []
+    for name in names:
+        results = [e for s in graded for e in s.exercises if e.name == name]
+        score = statistics.fmean(e.score for e in results) if results else 0.0
+        maximum = max((e.max_score for e in results), default=0.0)
+        averages.append(ExerciseAverage(name, titles.get(name, name), f"{score:.1f}/{points(maximum)}",
+                                        _percent(score, maximum), sum(e.status == "graded" for e in results)))
+    rows = tuple(StudentRow(
+        id=printable(s.id), link=link(s.id), score=s.score, score_text=f"{points(s.score)}/{points(s.max_score)}",
+        percent=_percent(s.score, s.max_score), status=s.status,
+        exercises=tuple(next((points(e.score) for e in s.exercises if e.name == n), "0") for n in names))
+        for s in batch.students)
+    trouble = tuple(t for s in batch.students if (t := _trouble(s, link(s.id))) is not None)
+    return DashboardView(
+        seed=batch.seed, isolation=batch.sandbox or batch.isolation, created=batch.created, version=batch.version,
+        students=len(batch.students), graded=len(graded),
+        mean=f"{statistics.fmean(percents):.0f} %" if percents else "—",
+        median=f"{statistics.median(percents):.0f} %" if percents else "—",
+        distribution=_distribution(percents), exercises=tuple(averages), checks=_check_stats(graded),
+        misconceptions=_misconceptions(graded), trouble=trouble, rows=rows, exercise_names=names)
