@@ -14,13 +14,17 @@ import math
 import os
 import secrets
 import sys
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 
 from . import __version__, preflight, sandbox
 from .errors import GradeError
+from .gradebooks import canvas_gradebook, read_roster
+from .intake import annotate, read_submissions
 from .model import BatchResult, load_course
 from .output import write_atomic, write_batch
+from .regrade import diff_runs, load_run
 from .release import build_release
 from .render.validation import render_validation
 from .validate import validate
@@ -31,7 +35,7 @@ from .runner import Settings, grade_batch, grade_one
 from .view import report_view
 
 ROOT = Path(__file__).resolve().parents[1]
-COMMANDS = ("check", "grade", "validate", "release")
+COMMANDS = ("check", "grade", "validate", "release", "diff", "gradescope")
 MIN_MEMORY_MB = 64  # below this nothing imports; whether numpy fits is proved by the preflight probe
 
 
@@ -100,9 +104,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     grade = commands.add_parser("grade", help="grade a class: one folder per student",
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
-    grade.add_argument("submissions", type=Path, help="folder holding one folder per student (named by student id)")
+    grade.add_argument("submissions", type=Path, help="a folder or zip: one folder per student, or a Canvas, "
+                       "Gradescope or GitHub Classroom export (see README)")
     grade.add_argument("--out", type=Path, required=True, help="where results.json, gradebook.csv and reports/ go")
     grade.add_argument("--jobs", type=at_least_one, default=os.cpu_count() or 1, help="students graded at once (default: %(default)s)")
+    grade.add_argument("--canvas", type=Path, metavar="ROSTER.csv",
+                       help="also write canvas.csv for Canvas's gradebook import, matched to this roster (a gradebook export)")
+    grade.add_argument("--canvas-column", default="Gradient kit", help="the assignment column in canvas.csv (default: %(default)s)")
+    grade.add_argument("--executor", choices=("local", "dask"), default="local",
+                       help="local processes, or an existing Dask cluster (pip install '.[dask]')")
+    grade.add_argument("--scheduler", default="", help="the Dask scheduler's address, tcp://HOST:PORT (with --executor dask)")
     grade.add_argument("--allow-unsandboxed", action="store_true",
                        help="grade even where bubblewrap is unavailable (process limits only; see README)")
     common(grade)
@@ -117,6 +128,13 @@ def build_parser() -> argparse.ArgumentParser:
     release = commands.add_parser("release", help="write the student distribution: no solutions, no hidden checks",
                                   formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
     release.add_argument("out", type=Path, help="a new or empty folder outside the kit")
+
+    diff = commands.add_parser("diff", help="what changed per student and check between two grade runs")
+    diff.add_argument("old", type=Path, help="the earlier output folder (holding results.json)")
+    diff.add_argument("new", type=Path, help="the later output folder")
+
+    gradescope = commands.add_parser("gradescope", help="build a Gradescope autograder zip (setup.sh, run_autograder)")
+    gradescope.add_argument("out", type=Path, help="the zip to write, e.g. autograder.zip")
     return parser
 
 
@@ -174,33 +192,41 @@ def run_check(args: argparse.Namespace) -> int:
     return 0 if graded and all(t.status == "passed" for t in graded) else 1
 
 
-def _students(submissions: Path) -> list[tuple[str, Path]]:
-    entries = sorted(p for p in submissions.iterdir() if not p.name.startswith("."))
-    return [(p.name, p) for p in entries if p.is_dir() or p.is_symlink()]
-
-
 def run_grade(args: argparse.Namespace) -> int:
     submissions, out = args.submissions, args.out
-    if not submissions.is_dir():
-        raise GradeError(f"{submissions} is not a folder of student folders.")
+    if not submissions.exists():
+        raise GradeError(f"{submissions} is neither a folder of submissions nor a zip of one.")
     if out.exists() and not out.is_dir():
         raise GradeError(f"{out} exists and is not a folder.")
-    if out.resolve().is_relative_to(submissions.resolve()):
+    if submissions.is_dir() and out.resolve().is_relative_to(submissions.resolve()):
         raise GradeError(f"{out} is inside {submissions}; choose an output folder outside the submissions.")
-    students = _students(submissions)
-    if not students:
-        raise GradeError(f"{submissions} holds no student folders.")
-    settings = _settings(args, batch=True, allow_unsandboxed=args.allow_unsandboxed)
-    course = load_course(settings.graders_dir)
-    described = sandbox.describe(settings.isolation, settings.bwrap)
-    sys.stderr.write(f"Grading {len(students)} students on {len(course)} exercises · isolation: "
-                     f"{described} · seed {settings.seed}\n")
-    results = _grade_with_progress(students, settings, args.jobs)
+    with tempfile.TemporaryDirectory(prefix="gradient-kit-intake-") as work:
+        course = load_course(ROOT / "graders")
+        intake = read_submissions(submissions, Path(work), tuple(e.name for e in course))
+        if not intake.submissions:
+            raise GradeError(f"{submissions} holds no student submissions.")
+        roster = read_roster(args.canvas) if args.canvas else None
+        settings = _settings(args, batch=True, allow_unsandboxed=args.allow_unsandboxed)
+        described = sandbox.describe(settings.isolation, settings.bwrap)
+        for note in intake.notes:
+            sys.stderr.write(f"note: {note}\n")
+        sys.stderr.write(f"Grading {len(intake.submissions)} students ({intake.layout}) on {len(course)} exercises · "
+                         f"isolation: {described} · seed {settings.seed}\n")
+        students = [(s.id, s.folder) for s in intake.submissions]
+        results = _grade_with_progress(students, settings, args.jobs, args.executor, args.scheduler)
+    results = [annotate(r, s) for r, s in zip(results, intake.submissions)]
     batch = BatchResult(settings.seed, settings.isolation, tuple(results), __version__, _now(), described)
     write_batch(batch, out, ROOT / "templates")
     rows = [(s.id, f"{s.score:g}/{s.max_score:g}", s.status) for s in batch.students]
     sys.stdout.write(render_class_summary(rows, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ))
     sys.stdout.write(f"Wrote {out / 'results.json'}, {out / 'gradebook.csv'} and {len(rows)} reports in {out / 'reports'}.\n")
+    if roster is not None:
+        gradebook = canvas_gradebook(batch, roster, intake.submissions, args.canvas_column)
+        write_atomic(out / "canvas.csv", gradebook.text)
+        sys.stdout.write(f"Wrote {out / 'canvas.csv'} for Canvas's gradebook import: {gradebook.matched} of "
+                         f"{len(roster.students)} roster students graded.\n")
+        for sid in gradebook.unmatched:
+            sys.stderr.write(f"warning: {sid!r} has a submission but no row in {args.canvas}; not in canvas.csv.\n")
     return 0
 
 
@@ -226,7 +252,25 @@ def run_release(args: argparse.Namespace) -> int:
     return 0
 
 
-def _grade_with_progress(students, settings, jobs):
+def run_diff(args: argparse.Namespace) -> int:
+    sys.stdout.write(diff_runs(load_run(args.old), load_run(args.new)))
+    return 0
+
+
+def run_gradescope(args: argparse.Namespace) -> int:
+    from .gradescope import build_bundle
+    if not (ROOT / "solutions").is_dir():
+        raise GradeError("a Gradescope bundle needs the reference solutions; run it from the full kit.")
+    build_bundle(ROOT, args.out)
+    sys.stdout.write(f"Wrote {args.out}: upload it as the autograder of a Gradescope programming assignment.\n")
+    return 0
+
+
+def _grade_with_progress(students, settings, jobs, executor="local", scheduler=""):
+    if executor == "dask":
+        from .distributed import grade_on_dask
+        return grade_on_dask(students, settings, scheduler,
+                             lambda r: sys.stderr.write(f"graded {r.id}: {r.score:g}/{r.max_score:g}\n"))
     if not sys.stderr.isatty():
         finished = itertools.count(1)
 
@@ -267,7 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exit_:  # argparse exits on --help (0) and on bad usage (2)
         return int(exit_.code or 0)
     try:
-        runners = {"grade": run_grade, "validate": run_validate, "release": run_release}
+        runners = {"grade": run_grade, "validate": run_validate, "release": run_release, "diff": run_diff,
+                   "gradescope": run_gradescope}
         return runners.get(args.command, run_check)(args)
     except GradeError as error:
         sys.stderr.write(f"error: {error}\n")

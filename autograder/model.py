@@ -66,6 +66,7 @@ class StudentResult:
     exercises: tuple[ExerciseResult, ...] = ()
     pending_points: float = 0.0
     message: str = ""
+    notices: tuple[str, ...] = ()  # what intake found: a nested folder, a near-miss file name, a late mark
 
 
 @dataclass(frozen=True)
@@ -112,5 +113,5 @@ def batch_from_dict(data: dict) -> BatchResult:
     for s in data["students"]:
         exercises = tuple(
             ExerciseResult(**{**e, "tests": tuple(_check_from(t) for t in e["tests"])}) for e in s["exercises"])
-        students.append(StudentResult(**{**s, "exercises": exercises}))
+        students.append(StudentResult(**{**s, "exercises": exercises, "notices": tuple(s.get("notices", ()))}))
     return BatchResult(**{**data, "students": tuple(students)})

@@ -124,7 +124,8 @@ def report_view(student: StudentResult, seed: int, isolation: str, created: str 
     return ReportView(
         student_id=student.id, status=student.status,
         score=f"{points(student.score)}/{points(student.max_score)}",
-        percent=_percent(student.score, student.max_score), message=student.message,
+        percent=_percent(student.score, student.max_score),
+        message=" ".join(filter(None, (student.message, *student.notices))),
         exercises=tuple(exercise_view(e) for e in student.exercises), pending=_pending_text(student.pending_points),
         seed=seed, isolation=isolation, created=created, version=version,
         passed_checks=sum(c.status == "passed" for c in checks), total_checks=len(checks),
