@@ -32,6 +32,7 @@ from .render.documents import render_markdown
 from .render.terminal import render_class_summary, render_terminal
 from .render.tables import render_json
 from .runner import Settings, grade_batch, grade_one
+from .student_view import student_view
 from .view import report_view
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,6 +58,13 @@ def at_least_one(text: str) -> int:
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return value
+
+
+def percent(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"must be a percentage from 0 to 100, not {text}")
     return value
 
 
@@ -98,8 +106,12 @@ def build_parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
     check.add_argument("folder", nargs="?", default="exercises", help="folder with the exercise files (default: exercises)")
     check.add_argument("--verbose", "-v", action="store_true", help="list passed checks too")
-    check.add_argument("--markdown", type=Path, help="also write the report as Markdown to this file")
+    check.add_argument("--markdown", type=Path, help="also append the report as Markdown to this file ($GITHUB_STEP_SUMMARY)")
     check.add_argument("--json", type=Path, help="also write the results as JSON to this file")
+    check.add_argument("--pass-mark", type=percent, default=None, metavar="PERCENT",
+                       help="exit 0 when the graded score reaches this percentage (default: every graded check passes)")
+    check.add_argument("--student-view", action="store_true",
+                       help="show hidden checks as pass or fail only, as a release does (for CI a student reads)")
     common(check)
 
     grade = commands.add_parser("grade", help="grade a class: one folder per student",
@@ -179,17 +191,34 @@ def run_check(args: argparse.Namespace) -> int:
         raise GradeError(f"{folder} is not a folder; pass the folder that holds your exercise files.")
     settings = _settings(args, batch=False)
     student = grade_one(folder.resolve().name or "you", folder, settings)
+    if args.student_view:
+        student = student_view(student)
     batch = BatchResult(settings.seed, settings.isolation, (student,), __version__, _now(),
                         sandbox.describe(settings.isolation, settings.bwrap))
     view = report_view(student, batch.seed, batch.sandbox, batch.created, batch.version)
     sys.stdout.write(render_terminal(view, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ,
                                      verbose=args.verbose))
     if args.markdown:
-        write_atomic(args.markdown, render_markdown(view, ROOT / "templates"))
+        append_text(args.markdown, render_markdown(view, ROOT / "templates"))
     if args.json:
         write_atomic(args.json, render_json(batch))
+    return 0 if passes(student, args.pass_mark) else 1
+
+
+def append_text(path: Path, text: str) -> None:
+    """Append, as $GITHUB_STEP_SUMMARY expects: other steps' text stays, a new file is created."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8", newline="") as stream:
+        stream.write(("\n" if path.stat().st_size else "") + text)
+
+
+def passes(student, pass_mark: float | None) -> bool:
+    """Every graded check passed, or (with a pass mark) the graded score reaches it."""
     graded = [t for e in student.exercises for t in e.tests if t.status != "pending"]
-    return 0 if graded and all(t.status == "passed" for t in graded) else 1
+    if pass_mark is None:
+        return bool(graded) and all(t.status == "passed" for t in graded)
+    maximum = sum(t.max_score for t in graded)
+    return maximum > 0 and 100 * sum(t.score for t in graded) / maximum >= pass_mark - 1e-9
 
 
 def run_grade(args: argparse.Namespace) -> int:
