@@ -116,14 +116,14 @@ def _locate(folder: Path, exercises: tuple[str, ...]) -> tuple[Path, tuple[str, 
     return folder, tuple(notices)
 
 
-def _student(sid: str, folder: Path, exercises: tuple[str, ...], notices: tuple[str, ...] = (),
-             aliases: tuple[str, ...] = ()) -> Submission:
+def read_student(sid: str, folder: Path, exercises: tuple[str, ...], notices: tuple[str, ...] = (),
+                 aliases: tuple[str, ...] = ()) -> Submission:
     located, found = _locate(folder, exercises)
     return Submission(sid, located, (*notices, *found), aliases, find_near_misses(located, exercises))
 
 
 def _read_folders(root: Path, exercises: tuple[str, ...]) -> list[Submission]:
-    return [_student(p.name, p, exercises) if not p.is_symlink() else Submission(p.name, p)
+    return [read_student(p.name, p, exercises) if not p.is_symlink() else Submission(p.name, p)
             for p in _visible(root) if p.is_dir() or p.is_symlink()]
 
 
@@ -134,7 +134,7 @@ def _read_classroom(root: Path, exercises: tuple[str, ...]) -> list[Submission]:
     if len(names) > 1:
         common = os.path.commonprefix(names)
         prefix = common[:common.rfind("-") + 1]
-    return [_student(p.name[len(prefix):] or p.name, p, exercises, aliases=(p.name,)) for p in folders]
+    return [read_student(p.name[len(prefix):] or p.name, p, exercises, aliases=(p.name,)) for p in folders]
 
 
 def _unpack_student_zips(folder: Path) -> tuple[str, ...]:
@@ -190,7 +190,7 @@ def _read_canvas(root: Path, work: Path, exercises: tuple[str, ...], notes: list
         if late:
             notices.append("Canvas marked this submission late.")
         notices.extend(_unpack_student_zips(folder))
-        submissions.append(_student(who, folder, exercises, tuple(notices), aliases=(uid,)))
+        submissions.append(read_student(who, folder, exercises, tuple(notices), aliases=(uid,)))
     return submissions
 
 
@@ -217,13 +217,13 @@ def _read_gradescope(root: Path, exercises: tuple[str, ...], notes: list[str]) -
             aliases = tuple(v for k, v in fields.items() if k in ("sid", "email", "name") and v != sid)
             if sid in newest and newest[sid][0] >= created:
                 continue
-            newest[sid] = (created, _student(sid, folder, exercises, aliases=(*aliases, str(key))))
+            newest[sid] = (created, read_student(sid, folder, exercises, aliases=(*aliases, str(key))))
     listed = {str(k) for k in metadata}
     unlisted = [p.name for p in _visible(root) if _is_plain_dir(p) and p.name not in listed]
     if unlisted:
         notes.append(f"Graded {len(unlisted)} folders that submission_metadata.yml does not list, by folder name: "
                      f"{', '.join(unlisted[:5])}.")
-    return [s for _, s in newest.values()] + [_student(name, root / name, exercises) for name in unlisted]
+    return [s for _, s in newest.values()] + [read_student(name, root / name, exercises) for name in unlisted]
 
 
 def detect_layout(root: Path) -> str:
