@@ -227,6 +227,8 @@ def run_grade(args: argparse.Namespace) -> int:
         raise GradeError(f"{submissions} is neither a folder of submissions nor a zip of one.")
     if out.exists() and not out.is_dir():
         raise GradeError(f"{out} exists and is not a folder.")
+    if args.executor == "dask" and not args.scheduler:
+        raise GradeError("--executor dask needs --scheduler tcp://HOST:PORT, the address of the Dask scheduler.")
     if submissions.is_dir() and out.resolve().is_relative_to(submissions.resolve()):
         raise GradeError(f"{out} is inside {submissions}; choose an output folder outside the submissions.")
     with tempfile.TemporaryDirectory(prefix="gradient-kit-intake-") as work:

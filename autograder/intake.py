@@ -70,7 +70,8 @@ def _descend(root: Path, notes: list[str], label: str) -> Path:
     """Go down through folders that wrap everything else (and hold no code of their own)."""
     for _ in range(_MAX_DEPTH):
         entries = _visible(root)
-        if len(entries) != 1 or not _is_plain_dir(entries[0]) or any(p.suffix == ".py" for p in _visible(entries[0])):
+        inside = _visible(entries[0]) if len(entries) == 1 and _is_plain_dir(entries[0]) else []
+        if not inside or any(p.suffix == ".py" for p in inside):
             break
         root = entries[0]
         notes.append(f"{label} holds a single folder, {root.name}/; read the submissions inside it.")
