@@ -114,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="show hidden checks as pass or fail only, as a release does (for CI a student reads)")
     common(check)
 
-    grade = commands.add_parser("grade", help="grade a class: one folder per student",
+    grade = commands.add_parser("grade", help="grade a class: a folder or zip, one folder per student or an LMS export",
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
     grade.add_argument("submissions", type=Path, help="a folder or zip: one folder per student, or a Canvas, "
                        "Gradescope or GitHub Classroom export (see README)")
@@ -255,7 +255,7 @@ def run_grade(args: argparse.Namespace) -> int:
         gradebook = canvas_gradebook(batch, roster, intake.submissions, args.canvas_column)
         write_atomic(out / "canvas.csv", gradebook.text)
         sys.stdout.write(f"Wrote {out / 'canvas.csv'} for Canvas's gradebook import: {gradebook.matched} of "
-                         f"{len(roster.students)} roster students graded.\n")
+                         f"{len(roster.students)} roster students have a submission; the others get 0.\n")
         for sid in gradebook.unmatched:
             sys.stderr.write(f"warning: {sid!r} has a submission but no row in {args.canvas}; not in canvas.csv.\n")
     return 0

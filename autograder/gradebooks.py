@@ -78,7 +78,7 @@ def canvas_gradebook(batch: BatchResult, roster: Roster, submissions: tuple[Subm
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([*ID_COLUMNS, column])
-    writer.writerow(["Points Possible", "", "", "", "", points(maximum)])
+    writer.writerow(["    Points Possible", "", "", "", "", points(maximum)])  # as Canvas writes it
     used = set()
     for row in roster.students:
         sid = next((by_key[k] for k in sorted(_keys(row)) if k in by_key), None)

@@ -186,3 +186,20 @@ def test_the_pull_request_workflow_never_runs_head_code_with_a_write_token():
     assert "write" in comment["permissions"].values()
     assert not any("run" in s or "actions/checkout" in s.get("uses", "") for s in comment["steps"])
     assert not any("head.sha" in json.dumps(s) or "head.ref" in json.dumps(s) for s in grade["steps"])
+
+
+def test_classroom_result_leaves_pending_checks_out_and_carries_points_and_messages():
+    from autograder.classroom import classroom_result, encode_result
+    from autograder.model import CheckResult, exercise_result, student_result
+
+    checks = (CheckResult("test_a", "Keeps the sign.", 2.0, 2.0, "passed"),
+              CheckResult("test_b", "Depth 0.", 0.0, 1.0, "failed", message="f(0) returned 0", hint="Return 1.0."),
+              CheckResult("test_c", "Hangs?", 0.0, 1.0, "timeout", message="timed out"),
+              CheckResult("test_h", "Hidden.", 0.0, 3.0, "pending", visibility="hidden"))
+    student = student_result("ada", (exercise_result("scalar_chain", "Chain", checks),))
+    result = classroom_result(student, passed=False)
+    jsonschema.validate(result, CLASSROOM_SCHEMA)
+    assert [t["status"] for t in result["tests"]] == ["pass", "fail", "error"]
+    assert result["max_score"] == 4 and sum(t["score"] for t in result["tests"]) == 2
+    assert result["tests"][1]["message"] == "f(0) returned 0 Hint: Return 1.0."
+    assert json.loads(base64.b64decode(encode_result(result))) == result
