@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
 from . import preflight, sandbox
+from .client import MAX_SOURCE_BYTES
 from .errors import GradeError
 from .model import StudentResult, load_course
 from .runner import Settings, failed_student, grade_one
-
-MAX_FILE_BYTES = 4 << 20  # a student file larger than this is not sent; its checks say it is missing
 
 
 class ClusterProblem(GradeError):
@@ -35,13 +35,41 @@ def _tree(folder: Path) -> dict[str, bytes]:
             if p.is_file() and "__pycache__" not in p.parts}
 
 
-def _student_files(folder: Path, names: tuple[str, ...]) -> dict[str, bytes]:
-    files = {}
+def _student_files(folder: Path, names: tuple[str, ...]) -> dict[str, tuple]:
+    """Each exercise entry as the worker must recreate it, so that its checks say what they say here."""
+    files: dict[str, tuple] = {}
     for name in names:
         path = folder / f"{name}.py"
-        if path.is_file() and not path.is_symlink() and path.stat().st_size <= MAX_FILE_BYTES:
-            files[path.name] = path.read_bytes()
+        try:
+            info = path.lstat()
+        except FileNotFoundError:
+            continue
+        if stat.S_ISLNK(info.st_mode):
+            files[path.name] = ("link",)  # never followed: here or there, a link is refused unread
+        elif stat.S_ISDIR(info.st_mode):
+            files[path.name] = ("dir",)
+        elif not stat.S_ISREG(info.st_mode):
+            files[path.name] = ("other",)
+        elif info.st_size > MAX_SOURCE_BYTES:
+            files[path.name] = ("big", info.st_size)  # refused by its size alone, never read
+        else:
+            files[path.name] = ("file", path.read_bytes())
     return files
+
+
+def _recreate(path: Path, entry: tuple) -> None:
+    kind = entry[0]
+    if kind == "file":
+        path.write_bytes(entry[1])
+    elif kind == "big":
+        with open(path, "wb") as handle:
+            handle.truncate(int(entry[1]))
+    elif kind == "link":
+        os.symlink("/nonexistent/gradient-kit-link", path)
+    elif kind == "dir":
+        path.mkdir()
+    else:
+        os.mkfifo(path)
 
 
 def _materialise(kit: dict[str, dict[str, bytes]], digest: str) -> Path:
@@ -66,14 +94,14 @@ def _worker_settings(settings: Settings, kit: Path) -> Settings:
                    bwrap="")  # each worker finds its own bwrap
 
 
-def grade_remote(student_id: str, files: dict[str, bytes], kit: dict, digest: str, settings: Settings) -> StudentResult:
+def grade_remote(student_id: str, files: dict[str, tuple], kit: dict, digest: str, settings: Settings) -> StudentResult:
     """Runs on a worker: one student, graded as :func:`grade_one` grades here."""
     local = _worker_settings(settings, _materialise(kit, digest))
     with tempfile.TemporaryDirectory(prefix="gradient-kit-student-") as work:
         folder = Path(work) / "submission"
         folder.mkdir()
-        for name, data in files.items():
-            (folder / Path(name).name).write_bytes(data)
+        for name, entry in files.items():
+            _recreate(folder / Path(name).name, entry)
         return grade_one(student_id, folder, local)
 
 

@@ -87,7 +87,7 @@ def _stem_guess(name: str) -> str:
 
 
 def find_near_misses(folder: Path, exercises: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    missing = [e for e in exercises if not (folder / f"{e}.py").exists()]
+    missing = [e for e in exercises if not os.path.lexists(folder / f"{e}.py")]
     found: dict[str, str] = {}
     for path in _visible(folder) if _is_plain_dir(folder) else []:
         if not path.is_file() or path.name in {f"{e}.py" for e in exercises}:
@@ -103,7 +103,7 @@ def _locate(folder: Path, exercises: tuple[str, ...]) -> tuple[Path, tuple[str, 
     """The folder in a student's submission that holds the exercise files, and what was done to find it."""
     notices = []
     for _ in range(_MAX_DEPTH):
-        if not _is_plain_dir(folder) or any((folder / f"{e}.py").exists() for e in exercises):
+        if not _is_plain_dir(folder) or any(os.path.lexists(folder / f"{e}.py") for e in exercises):
             break
         nested = folder / "exercises"  # a repository made from the student release
         entries = [p for p in _visible(folder) if _is_plain_dir(p)]

@@ -24,15 +24,27 @@ def client():
 def test_local_cluster_results_equal_the_local_run(client, tmp_path):
     from autograder.distributed import grade_on_dask
 
+    import os
+    import shutil
+
     mutant = next(e for e in MUTANTS if e.exercise == "scalar_chain")
-    students = [("reference", SOLUTIONS), ("stubs", ROOT / "exercises"),
+    odd = tmp_path / "odd"  # the stubs, with a link, a folder and a file too large in place of three
+    shutil.copytree(ROOT / "exercises", odd)
+    for name in ("scalar_chain.py", "clipping.py", "init_std.py"):
+        (odd / name).unlink()
+    os.symlink(SOLUTIONS / "scalar_chain.py", odd / "scalar_chain.py")
+    (odd / "clipping.py").mkdir()
+    (odd / "init_std.py").write_text("#" * (2 << 20))
+    students = [("reference", SOLUTIONS), ("odd", odd),
                 ("mutant", write_submission(mutant, SOLUTIONS, tmp_path / "mutant"))]
     chosen = settings(seed=99)
     local = grade_batch(students, chosen, jobs=1)
     seen = []
     remote = grade_on_dask(students, chosen, "", seen.append, client=client)
     assert [to_dict(r) for r in remote] == [to_dict(r) for r in local]
-    assert sorted(r.id for r in seen) == ["mutant", "reference", "stubs"]
+    assert sorted(r.id for r in seen) == ["mutant", "odd", "reference"]
+    odd_messages = {t.message for e in remote[1].exercises for t in e.tests}
+    assert any("symbolic link" in m for m in odd_messages) and any("is a folder" in m for m in odd_messages)
     assert remote[0].score == remote[0].max_score > remote[2].score
 
 
