@@ -23,8 +23,9 @@ from .errors import GradeError
 from .gradebooks import canvas_gradebook, read_roster
 from .intake import annotate, read_submissions
 from .model import BatchResult, load_course
-from .output import write_atomic, write_batch
+from .output import locked, write_atomic, write_batch
 from .regrade import diff_runs, load_run
+from .stored import RunIdentity, check_mergeable, check_writable, merge, read_stored
 from .release import build_release
 from .render.validation import render_validation
 from .validate import validate
@@ -78,8 +79,22 @@ EXIT_CODES = """\
 exit codes:
   0  finished (for check: every graded check passed)
   1  check: at least one check did not pass; validate: a hole, a flake or a false rejection
-  2  bad usage or input: a missing folder, an output folder inside the submissions
+  2  bad usage or input: a missing folder, an output folder inside the submissions, an output folder
+     that is neither empty nor the kit's, stored results that cannot be read or were graded otherwise
   3  refused: grade will not run student code without bubblewrap unless --allow-unsandboxed
+"""
+
+
+GRADE_OUTPUT = """\
+output folder:
+  OUT gets results.json (every result, the seed, a kit marker), gradebook.csv (id, one column per
+  exercise, total, max, percent, status, report path) and reports/<name>.html and .md per student.
+  Grading into a folder an earlier run wrote merges by student id: stored students are kept,
+  the ones graded now are replaced, and every file is rewritten for the merged class.
+  All students in one folder share one seed, isolation, kit version and exercise list: without
+  --seed the stored seed is used; anything that differs is refused unless you pass --fresh.
+  A folder that is not empty and holds no results.json of the kit's is refused, never overwritten.
+
 """
 
 
@@ -94,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     def common(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("--seed", type=seed, default=None,
-                         help="seed for the random inputs of hidden checks (default: a fresh one, recorded in the report)")
+                         help="seed for the random inputs of hidden checks (default: a fresh one, recorded in the "
+                              "report; grade reuses the seed stored in OUT)")
         sub.add_argument("--timeout", type=positive_seconds, default=sandbox.Limits.call_timeout,
                          help="seconds one call of a student function may take (default: %(default)s)")
         sub.add_argument("--memory-mb", type=memory_mb, default=sandbox.Limits.memory_bytes >> 20,
@@ -115,10 +131,16 @@ def build_parser() -> argparse.ArgumentParser:
     common(check)
 
     grade = commands.add_parser("grade", help="grade a class: a folder or zip, one folder per student or an LMS export",
-                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
+                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=GRADE_OUTPUT + EXIT_CODES)
     grade.add_argument("submissions", type=Path, help="a folder or zip: one folder per student, or a Canvas, "
                        "Gradescope or GitHub Classroom export (see README)")
-    grade.add_argument("--out", type=Path, required=True, help="where results.json, gradebook.csv and reports/ go")
+    grade.add_argument("--out", type=Path, required=True,
+                       help="where results.json, gradebook.csv and reports/ go: a new or empty folder, or one an "
+                            "earlier grade wrote (its students are kept and the ones graded now replaced)")
+    grade.add_argument("--only", nargs="+", metavar="ID",
+                       help="grade only these students of SUBMISSIONS (put it after SUBMISSIONS)")
+    grade.add_argument("--fresh", action="store_true",
+                       help="drop the results stored in OUT and start over, with a new seed unless --seed is given")
     grade.add_argument("--jobs", type=at_least_one, default=os.cpu_count() or 1, help="students graded at once (default: %(default)s)")
     grade.add_argument("--canvas", type=Path, metavar="ROSTER.csv",
                        help="also write canvas.csv for Canvas's gradebook import, matched to this roster (a gradebook export)")
@@ -221,6 +243,30 @@ def passes(student, pass_mark: float | None) -> bool:
     return maximum > 0 and 100 * sum(t.score for t in graded) / maximum >= pass_mark - 1e-9
 
 
+def _students(intake, submissions: Path) -> list[tuple[str, Path]]:
+    students = [(s.id, s.folder) for s in intake.submissions]
+    for student_id, _folder in students:
+        try:
+            student_id.encode("utf-8")
+        except UnicodeEncodeError:  # results.json and the gradebook are UTF-8: say so before grading anyone
+            shown = student_id.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            raise GradeError(f"the student folder {shown!r} in {submissions} has a name that is not valid UTF-8; "
+                             f"rename it.") from None
+    return students
+
+
+def _select(students: list[tuple[str, Path]], only: list[str] | None, submissions: Path) -> list[tuple[str, Path]]:
+    if only is None:
+        return students
+    found = dict(students)
+    for student_id in only:
+        if student_id not in found:
+            close = difflib.get_close_matches(student_id, found, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise GradeError(f"--only names {student_id!r}, but {submissions} has no student folder of that name{hint}.")
+    return [(i, found[i]) for i in dict.fromkeys(only)]
+
+
 def run_grade(args: argparse.Namespace) -> int:
     submissions, out = args.submissions, args.out
     if not submissions.exists():
@@ -232,25 +278,41 @@ def run_grade(args: argparse.Namespace) -> int:
     if submissions.is_dir() and out.resolve().is_relative_to(submissions.resolve()):
         raise GradeError(f"{out} is inside {submissions}; choose an output folder outside the submissions.")
     with tempfile.TemporaryDirectory(prefix="gradient-kit-intake-") as work:
-        course = load_course(ROOT / "graders")
-        intake = read_submissions(submissions, Path(work), tuple(e.name for e in course))
-        if not intake.submissions:
+        intake = read_submissions(submissions, Path(work), tuple(e.name for e in load_course(ROOT / "graders")))
+        students = _students(intake, submissions)
+        if not students:
             raise GradeError(f"{submissions} holds no student submissions.")
+        students = _select(students, args.only, submissions)
         roster = read_roster(args.canvas) if args.canvas else None
+        stored = read_stored(out)  # even --fresh never overwrites a folder that is not the kit's
+        check_writable(out)
+        if args.fresh:
+            stored = None
         settings = _settings(args, batch=True, allow_unsandboxed=args.allow_unsandboxed)
+        if stored is not None and args.seed is None:
+            settings = replace(settings, seed=stored.seed)  # one seed for the whole folder: see --seed
+        course = load_course(settings.graders_dir)
+        run = RunIdentity(settings.isolation, __version__, tuple(e.name for e in course))
+        if stored is not None:
+            check_mergeable(stored, out, settings.seed, run)
+        kept = len({s.id for s in stored.students} - {i for i, _ in students}) if stored else 0
         described = sandbox.describe(settings.isolation, settings.bwrap)
         for note in intake.notes:
             sys.stderr.write(f"note: {note}\n")
-        sys.stderr.write(f"Grading {len(intake.submissions)} students ({intake.layout}) on {len(course)} exercises · "
-                         f"isolation: {described} · seed {settings.seed}\n")
-        students = [(s.id, s.folder) for s in intake.submissions]
+        sys.stderr.write(f"Grading {len(students)} students ({intake.layout}) on {len(course)} exercises · isolation: "
+                         f"{described} · seed {settings.seed}"
+                         f"{f' · keeping {kept} stored results in {out}' if kept else ''}\n")
         results = _grade_with_progress(students, settings, args.jobs, args.executor, args.scheduler)
-    results = [annotate(r, s) for r, s in zip(results, intake.submissions)]
-    batch = BatchResult(settings.seed, settings.isolation, tuple(results), __version__, _now(), described)
-    write_batch(batch, out, ROOT / "templates")
-    rows = [(s.id, f"{s.score:g}/{s.max_score:g}", s.status) for s in batch.students]
+    graded_at = _now()
+    found = {s.id: s for s in intake.submissions}
+    results = [replace(annotate(r, found[r.id]), graded=graded_at) for r in results]
+    batch = _write_merged(out, results, BatchResult(settings.seed, settings.isolation, (), __version__, graded_at,
+                                                       sandbox=described),
+                          run, args.fresh)
+    rows = [(s.id, f"{s.score:g}/{s.max_score:g}", s.status) for s in results]
     sys.stdout.write(render_class_summary(rows, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ))
-    sys.stdout.write(f"Wrote {out / 'results.json'}, {out / 'gradebook.csv'} and {len(rows)} reports in {out / 'reports'}.\n")
+    sys.stdout.write(f"Wrote {out / 'results.json'}, {out / 'gradebook.csv'} and {len(batch.students)} reports "
+                     f"in {out / 'reports'} ({len(results)} graded now, {len(batch.students) - len(results)} kept).\n")
     if roster is not None:
         gradebook = canvas_gradebook(batch, roster, intake.submissions, args.canvas_column)
         write_atomic(out / "canvas.csv", gradebook.text)
@@ -259,6 +321,17 @@ def run_grade(args: argparse.Namespace) -> int:
         for sid in gradebook.unmatched:
             sys.stderr.write(f"warning: {sid!r} has a submission but no row in {args.canvas}; not in canvas.csv.\n")
     return 0
+
+
+def _write_merged(out: Path, results: list, run_batch: BatchResult, run: RunIdentity, fresh: bool) -> BatchResult:
+    with locked(out):
+        # Another run may have written here while this one graded: merge with what is there now.
+        stored = None if fresh else read_stored(out)
+        if stored is not None:
+            check_mergeable(stored, out, run_batch.seed, run)
+        batch = merge(stored, results, run_batch)
+        write_batch(batch, out, ROOT / "templates")
+    return batch
 
 
 def run_validate(args: argparse.Namespace) -> int:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import math
 import tomllib
-from dataclasses import asdict, dataclass, field
+import types
+import typing
+from dataclasses import MISSING, asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
 
 STATUSES = ("passed", "failed", "error", "timeout", "pending")
+# The first keys of every results.json: what marks a folder as the kit's output, and its layout.
+RESULTS_MARKER = {"kit": "gradient-kit", "format": 1}
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,7 @@ class StudentResult:
     exercises: tuple[ExerciseResult, ...] = ()
     pending_points: float = 0.0
     message: str = ""
+    graded: str = ""  # when this student was graded (UTC); a merged folder holds several runs
     notices: tuple[str, ...] = ()  # what intake found: a nested folder, a near-miss file name, a late mark
 
 
@@ -102,16 +108,60 @@ def to_dict(result: BatchResult | StudentResult) -> dict:
     return asdict(result)
 
 
-def _check_from(data: dict) -> CheckResult:
-    output = data.get("output")
-    return CheckResult(**{**data, "output": Output(**output) if output else None})
+class ResultsFormatError(ValueError):
+    """Stored results that are not what this kit writes: says where, in a few words."""
 
 
-def batch_from_dict(data: dict) -> BatchResult:
-    """Read results.json back (the renderers' input when re-rendering an earlier run)."""
-    students = []
-    for s in data["students"]:
-        exercises = tuple(
-            ExerciseResult(**{**e, "tests": tuple(_check_from(t) for t in e["tests"])}) for e in s["exercises"])
-        students.append(StudentResult(**{**s, "exercises": exercises, "notices": tuple(s.get("notices", ()))}))
-    return BatchResult(**{**data, "students": tuple(students)})
+def batch_from_dict(data: object) -> BatchResult:
+    """Read results.json back, strictly: every field present, of its type, no field unknown.
+
+    Stored results are merged with new ones and rendered again, so a hand-edited or damaged
+    file must be refused here, not half-trusted until a renderer trips over it.
+    """
+    if isinstance(data, dict):
+        data = {k: v for k, v in data.items() if k not in RESULTS_MARKER}
+    batch = _build(BatchResult, data, "")
+    ids = [s.id for s in batch.students]
+    if len(set(ids)) != len(ids):
+        raise ResultsFormatError("a student id appears twice")
+    return batch
+
+
+def _build(cls: type, data: object, where: str):
+    if not isinstance(data, dict):
+        raise ResultsFormatError(f"{where or 'the file'} is not a JSON object")
+    known = {f.name: f for f in fields(cls)}
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise ResultsFormatError(f"{where or 'the file'} has an unknown field {unknown[0]!r}")
+    hints = typing.get_type_hints(cls)
+    values = {}
+    for name, spec in known.items():
+        if name in data:
+            values[name] = _value(hints[name], data[name], f"{where}.{name}" if where else name)
+        elif spec.default is MISSING and spec.default_factory is MISSING:
+            raise ResultsFormatError(f"{where or 'the file'} lacks the field {name!r}")
+    return cls(**values)
+
+
+def _value(hint: object, value: object, where: str):
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return None
+        hint = next(a for a in args if a is not type(None))
+        return _value(hint, value, where)
+    if origin is tuple:
+        if not isinstance(value, list):
+            raise ResultsFormatError(f"{where} is not a list")
+        return tuple(_value(args[0], item, f"{where}[{n}]") for n, item in enumerate(value))
+    if is_dataclass(hint):
+        return _build(hint, value, where)
+    if hint is float and isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    if hint is int and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if hint is str and isinstance(value, str):
+        return value
+    kind = {float: "a finite number", int: "an integer", str: "text"}.get(hint, hint)
+    raise ResultsFormatError(f"{where} is not {kind}")

@@ -70,5 +70,5 @@ def test_golden_scenario(graded, scenario):
 def test_every_scenario_has_a_row_in_the_gradebook(graded):
     _students, out = graded
     rows = (out / "gradebook.csv").read_text().splitlines()
-    assert rows[0].split(",") == ["id", *[e.name for e in COURSE], "total", "max", "status"]
+    assert rows[0].split(",") == ["id", *[e.name for e in COURSE], "total", "max", "percent", "status", "report"]
     assert sorted(r.split(",")[0] for r in rows[1:]) == SCENARIOS

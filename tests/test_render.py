@@ -8,7 +8,6 @@ import json
 
 from autograder.model import (BatchResult, CheckResult, Output, batch_from_dict, exercise_result,
                               student_result, to_dict)
-from autograder.output import report_stem
 from autograder.render.documents import code_block, escape_markdown, render_html, render_markdown
 from autograder.render.tables import render_gradebook, render_json
 from autograder.render.terminal import render_terminal
@@ -47,6 +46,7 @@ def test_results_json_roundtrips_to_the_same_data():
 
 def test_results_json_has_the_documented_fields():
     data = json.loads(render_json(sample_batch()))
+    assert list(data)[:2] == ["kit", "format"] and data["kit"] == "gradient-kit"
     assert data["seed"] == 41
     student = data["students"][0]
     assert {"id", "score", "max_score", "status", "exercises"} <= set(student)
@@ -115,13 +115,20 @@ def test_one_cause_behind_every_failure_is_said_once():
 def test_gradebook_has_one_row_per_student_and_defuses_formulas():
     batch = sample_batch("=HYPERLINK(\"http://evil\")")
     rows = list(csv.reader(io.StringIO(render_gradebook(batch))))
-    assert rows[0] == ["id", "scalar_chain", "clipping", "total", "max", "status"]
-    assert rows[1][0].startswith("'=") and rows[1][1:] == ["2", "0", "2", "6", "graded"]
+    assert rows[0] == ["id", "scalar_chain", "clipping", "total", "max", "percent", "status", "report"]
+    assert rows[1][0].startswith("'=") and rows[1][1:7] == ["2", "0", "2", "6", "33.3", "graded"]
+    assert rows[1][7].startswith("reports/=HYPERLINK") and rows[1][7].endswith(".html") and "/" not in rows[1][7][8:]
 
 
-def test_report_file_names_are_safe_and_distinct():
-    names = ["ada", "../etc/passwd", "a b", "a_b", ".hidden", "ümlaut"]
-    stems = [report_stem(n) for n in names]
-    assert stems[0] == "ada"
-    assert all("/" not in s and not s.startswith(".") for s in stems)
-    assert len(set(stems)) == len(stems)
+def test_gradebook_names_each_students_own_report():
+    students = (sample_batch("Ada").students[0], sample_batch("ada").students[0], sample_batch("Émile-Zoë").students[0])
+    rows = list(csv.reader(io.StringIO(render_gradebook(BatchResult(1, "process", students)))))
+    reports = [r[-1] for r in rows[1:]]
+    assert reports[2] == "reports/Émile-Zoë.html"
+    assert len({r.casefold() for r in reports}) == 3
+
+
+def test_gradebook_percent_of_an_empty_maximum_is_zero():
+    student = student_result("nobody", ())
+    rows = list(csv.reader(io.StringIO(render_gradebook(BatchResult(1, "process", (student,))))))
+    assert rows[1][1:4] == ["0", "0", "0"]

@@ -1,0 +1,109 @@
+"""An output folder's stored results: recognise the kit's own folder, read it, merge a new run in.
+
+A folder is the kit's when its results.json carries the kit's marker (or, from kits that wrote no
+marker, has exactly the fields of a batch). Anything else that is not empty is someone else's and
+is refused; a results.json that cannot be read is refused too, never overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .errors import GradeError
+from .model import RESULTS_MARKER, BatchResult, ResultsFormatError, StudentResult, batch_from_dict
+
+_BATCH_FIELDS = {"seed", "isolation", "students", "version", "created"}
+
+
+def read_stored(out: Path) -> BatchResult | None:
+    """The results stored in ``out``; None for a new or empty folder. Raises GradeError for any other."""
+    if not out.exists():
+        return None
+    if not out.is_dir():
+        raise GradeError(f"{out} exists and is not a folder.")
+    results = out / "results.json"
+    for name in ("reports", "results.json", "gradebook.csv"):
+        expected_dir = name == "reports"
+        if (out / name).exists() and (out / name).is_dir() != expected_dir:
+            raise GradeError(f"{out / name} is {'not ' if expected_dir else ''}a folder, so {out} cannot take "
+                             f"the grading results; choose another output folder.")
+    if not results.exists() and not results.is_symlink():
+        if any(out.iterdir()):
+            raise GradeError(f"{out} is not empty and holds no results.json from an earlier grade run; "
+                             f"choose a new or empty folder so nothing in it is overwritten.")
+        return None
+    try:
+        data = json.loads(results.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise GradeError(f"{results} cannot be read ({_reason(error)}); restore or remove it, or choose "
+                         f"another output folder.") from None
+    legacy = isinstance(data, dict) and "kit" not in data and set(data) == _BATCH_FIELDS
+    if not legacy and not (isinstance(data, dict) and data.get("kit") == RESULTS_MARKER["kit"]):
+        raise GradeError(f"{results} was not written by the gradient kit; choose another output folder.")
+    if not legacy and data.get("format") != RESULTS_MARKER["format"]:
+        raise GradeError(f"{results} has format {repr(data.get('format'))[:20]}, which this kit (format "
+                         f"{RESULTS_MARKER['format']}) cannot read; use the kit that wrote it or another folder.")
+    try:
+        return batch_from_dict(data)
+    except ResultsFormatError as error:
+        raise GradeError(f"{results} is damaged ({error}); restore or remove it, or choose another "
+                         f"output folder.") from None
+
+
+def check_writable(out: Path) -> None:
+    """Refuse before grading, not after, a folder whose results could not be written."""
+    existing = out
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    for folder in (existing, out / "reports"):
+        if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
+            raise GradeError(f"{folder} is not writable for you, so the results could not be saved; choose "
+                             f"another output folder or change its permissions.")
+
+
+def _reason(error: Exception) -> str:
+    if isinstance(error, json.JSONDecodeError):
+        return f"not valid JSON at line {error.lineno}, column {error.colno}"
+    if isinstance(error, UnicodeDecodeError):
+        return "not UTF-8 text"
+    if isinstance(error, OSError):
+        return error.strerror or type(error).__name__
+    return "not valid JSON"
+
+
+@dataclass(frozen=True)
+class RunIdentity:
+    """What must be the same for every student of one output folder to be graded alike."""
+
+    isolation: str
+    version: str
+    exercises: tuple[str, ...]
+
+
+def check_mergeable(stored: BatchResult, out: Path, seed: int, run: RunIdentity) -> None:
+    """Refuse to mix, in one folder, students graded on different terms; --fresh is the way out."""
+    way_out = "or pass --fresh to regrade from scratch and drop the stored results"
+    if stored.seed != seed:
+        raise GradeError(f"{out} holds results graded with seed {stored.seed}, not {seed}; leave out --seed "
+                         f"to keep {stored.seed}, {way_out}.")
+    if stored.version != run.version:
+        raise GradeError(f"{out} was graded by gradient kit {stored.version}, not {run.version}, whose "
+                         f"graders may differ; grade into another folder, {way_out}.")
+    if stored.isolation != run.isolation:
+        raise GradeError(f"{out} was graded with isolation {stored.isolation}, not {run.isolation}; pass "
+                         f"--isolation {stored.isolation} to match, {way_out}.")
+    graded_on = {tuple(e.name for e in s.exercises) for s in stored.students}
+    if graded_on - {run.exercises}:
+        raise GradeError(f"{out} was graded on other exercises than graders/course.toml lists now; grade into "
+                         f"another folder, {way_out}.")
+
+
+def merge(stored: BatchResult | None, graded: list[StudentResult], template: BatchResult) -> BatchResult:
+    """``template``'s run with ``graded`` replacing or joining the stored students, sorted by id."""
+    # Results from a kit that stamped no time per student were all graded when their batch was.
+    students = {s.id: replace(s, graded=s.graded or stored.created) for s in (stored.students if stored else ())}
+    students.update((s.id, s) for s in graded)
+    return replace(template, students=tuple(students[i] for i in sorted(students)))
