@@ -23,6 +23,7 @@ from . import cli
 from .classroom import classroom_result, encode_result
 from .errors import GradeError
 from .model import batch_from_dict, load_course
+from .summary import append_text
 
 MARKER = "<!-- gradient-kit:report -->"
 MAX_FILE_BYTES = 1 << 20
@@ -92,13 +93,13 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"error: {error}\n")
         return 2
     if args.summary:
-        cli.append_text(args.summary, body)
+        append_text(args.summary, body)
     if args.comment:
         if len(body) > MAX_COMMENT:
             body = body[:MAX_COMMENT] + "\n\n_The report was cut to fit a comment; the job summary has all of it._\n"
         args.comment.write_text(body, encoding="utf-8")
     if args.classroom_output:
-        cli.append_text(args.classroom_output, f"result={encode_result(classroom_result(student, code == 0))}\n")
+        append_text(args.classroom_output, f"result={encode_result(classroom_result(student, code == 0))}\n")
     verdict = "reaches" if code == 0 else "does not reach"
     sys.stdout.write(f"Score {student.score:g}/{student.max_score:g} {verdict} the pass mark of {args.pass_mark:g}%.\n")
     return code

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from . import __version__, preflight, sandbox
 from .errors import GradeError
-from .gradebooks import canvas_gradebook, read_roster
+from .gradebooks import read_roster, write_canvas
 from .intake import annotate, read_submissions
 from .model import BatchResult, load_course
 from .output import locked, write_atomic, write_batch
@@ -34,6 +34,7 @@ from .render.terminal import render_class_summary, render_terminal
 from .render.tables import render_json
 from .runner import Settings, grade_batch, grade_one
 from .student_view import student_view
+from .summary import append_text, passes
 from .view import report_view
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -227,22 +228,6 @@ def run_check(args: argparse.Namespace) -> int:
     return 0 if passes(student, args.pass_mark) else 1
 
 
-def append_text(path: Path, text: str) -> None:
-    """Append, as $GITHUB_STEP_SUMMARY expects: other steps' text stays, a new file is created."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8", newline="") as stream:
-        stream.write(("\n" if path.stat().st_size else "") + text)
-
-
-def passes(student, pass_mark: float | None) -> bool:
-    """Every graded check passed, or (with a pass mark) the graded score reaches it."""
-    graded = [t for e in student.exercises for t in e.tests if t.status != "pending"]
-    if pass_mark is None:
-        return bool(graded) and all(t.status == "passed" for t in graded)
-    maximum = sum(t.max_score for t in graded)
-    return maximum > 0 and 100 * sum(t.score for t in graded) / maximum >= pass_mark - 1e-9
-
-
 def _students(intake, submissions: Path) -> list[tuple[str, Path]]:
     students = [(s.id, s.folder) for s in intake.submissions]
     for student_id, _folder in students:
@@ -314,12 +299,7 @@ def run_grade(args: argparse.Namespace) -> int:
     sys.stdout.write(f"Wrote {out / 'results.json'}, {out / 'gradebook.csv'} and {len(batch.students)} reports "
                      f"in {out / 'reports'} ({len(results)} graded now, {len(batch.students) - len(results)} kept).\n")
     if roster is not None:
-        gradebook = canvas_gradebook(batch, roster, intake.submissions, args.canvas_column)
-        write_atomic(out / "canvas.csv", gradebook.text)
-        sys.stdout.write(f"Wrote {out / 'canvas.csv'} for Canvas's gradebook import: {gradebook.matched} of "
-                         f"{len(roster.students)} roster students have a submission; the others get 0.\n")
-        for sid in gradebook.unmatched:
-            sys.stderr.write(f"warning: {sid!r} has a submission but no row in {args.canvas}; not in canvas.csv.\n")
+        write_canvas(out, batch, roster, intake.submissions, args.canvas_column, args.canvas)
     return 0
 
 

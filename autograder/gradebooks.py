@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import csv
 import io
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import GradeError
 from .intake import Submission
 from .model import BatchResult
+from .output import write_atomic
 from .view import points
 
 ID_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
@@ -87,3 +89,14 @@ def canvas_gradebook(batch: BatchResult, roster: Roster, submissions: tuple[Subm
         writer.writerow([_cell(row.get(c, "")) for c in ID_COLUMNS] + [points(scores.get(sid, 0.0))])
     unmatched = tuple(s.id for s in batch.students if s.id not in used)
     return CanvasGradebook(buffer.getvalue(), len(used), unmatched)
+
+
+def write_canvas(out: Path, batch: BatchResult, roster: Roster, submissions: tuple[Submission, ...], column: str,
+                 roster_path: Path) -> None:
+    """Write ``out/canvas.csv`` and say what matched; a graded student missing from the roster is named."""
+    gradebook = canvas_gradebook(batch, roster, submissions, column)
+    write_atomic(out / "canvas.csv", gradebook.text)
+    sys.stdout.write(f"Wrote {out / 'canvas.csv'} for Canvas's gradebook import: {gradebook.matched} of "
+                     f"{len(roster.students)} roster students have a submission; the others get 0.\n")
+    for sid in gradebook.unmatched:
+        sys.stderr.write(f"warning: {sid!r} has a submission but no row in {roster_path}; not in canvas.csv.\n")

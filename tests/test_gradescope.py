@@ -16,7 +16,7 @@ import jsonschema
 import pytest
 
 from autograder import cli
-from conftest import ROOT, SOLUTIONS
+from conftest import SOLUTIONS
 
 VISIBILITIES = ["hidden", "after_due_date", "after_published", "visible"]
 FORMATS = ["text", "html", "simple_format", "md", "ansi"]
