@@ -22,6 +22,7 @@ from pathlib import Path
 from . import cli
 from .classroom import classroom_result, encode_result
 from .errors import GradeError
+from .intake import match_near_misses
 from .model import batch_from_dict, load_course
 from .summary import append_text
 
@@ -43,7 +44,12 @@ def take_exercises(repo: Path, head: str, folder: str, names: tuple[str, ...], t
     """Write the head's exercise files (regular files only) into ``target``; notes on what was skipped."""
     commit = _git(repo, "rev-parse", "--verify", f"{head}^{{commit}}").decode().strip()
     listing = _git(repo, "ls-tree", "-z", commit, "--", *(f"{folder}/{n}.py" for n in names))
-    notes = []
+    everything = [e.split(b"\t", 1) for e in _git(repo, "ls-tree", "-z", commit, f"{folder}/").split(b"\0") if e]
+    present = {Path(path.decode(errors="replace")).name for _meta, path in everything}
+    blobs = [Path(path.decode(errors="replace")).name for meta, path in everything if meta.split()[1] == b"blob"]
+    notes = [f"Found {folder}/{found} but no {folder}/{exercise}.py; it looks like this exercise under another "
+             f"name, so it was not graded: rename it {exercise}.py."
+             for exercise, found in match_near_misses(blobs, present, names)]
     for entry in filter(None, listing.split(b"\0")):
         meta, path = entry.split(b"\t", 1)
         mode, kind, blob = meta.decode().split()

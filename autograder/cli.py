@@ -21,7 +21,7 @@ from pathlib import Path
 from . import __version__, preflight, sandbox
 from .errors import GradeError
 from .gradebooks import read_roster, write_canvas
-from .intake import annotate, read_submissions
+from .intake import Submission, annotate, find_near_misses, read_submissions
 from .model import BatchResult, load_course
 from .output import locked, write_atomic, write_batch
 from .regrade import diff_runs, load_run
@@ -214,6 +214,8 @@ def run_check(args: argparse.Namespace) -> int:
         raise GradeError(f"{folder} is not a folder; pass the folder that holds your exercise files.")
     settings = _settings(args, batch=False)
     student = grade_one(folder.resolve().name or "you", folder, settings)
+    names = tuple(e.name for e in load_course(settings.graders_dir))
+    student = annotate(student, Submission(student.id, folder, near_misses=find_near_misses(folder, names)))
     if args.student_view:
         student = student_view(student)
     batch = BatchResult(settings.seed, settings.isolation, (student,), __version__, _now(),

@@ -86,17 +86,26 @@ def _stem_guess(name: str) -> str:
     return re.sub(r"[\s\-]+", "_", stem.strip())
 
 
-def find_near_misses(folder: Path, exercises: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    missing = [e for e in exercises if not os.path.lexists(folder / f"{e}.py")]
+def match_near_misses(candidates: list[str], present: set[str], exercises: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """(exercise, file name) for each missing exercise that one of the ``candidates`` seems to mean."""
+    missing = [e for e in exercises if f"{e}.py" not in present]
     found: dict[str, str] = {}
-    for path in _visible(folder) if _is_plain_dir(folder) else []:
-        if not path.is_file() or path.name in {f"{e}.py" for e in exercises}:
+    for name in sorted(candidates):
+        if name in {f"{e}.py" for e in exercises} or is_junk(name):
             continue
-        guess = _stem_guess(path.name)
+        guess = _stem_guess(name)
         match = guess if guess in missing else next(iter(difflib.get_close_matches(guess, missing, 1, 0.85)), None)
         if match and match not in found:
-            found[match] = path.name
+            found[match] = name
     return tuple(sorted(found.items()))
+
+
+def find_near_misses(folder: Path, exercises: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    if not _is_plain_dir(folder):
+        return ()
+    entries = _visible(folder)
+    present = {p.name for p in entries if os.path.lexists(p)}
+    return match_near_misses([p.name for p in entries if p.is_file()], present, exercises)
 
 
 def _locate(folder: Path, exercises: tuple[str, ...]) -> tuple[Path, tuple[str, ...]]:

@@ -76,6 +76,7 @@ def course(tmp_path_factory) -> Path:
     workflow.write_text(workflow.read_text().replace("ci_grade", "ci_grade --pass-mark 0"))
     shutil.copy(SOLUTIONS / "scalar_chain.py", repo / "exercises" / "scalar_chain.py")
     (repo / "exercises" / "clipping.py").unlink()
+    (repo / "exercises" / "init_std.py").rename(repo / "exercises" / "Init_Std.py")
     os.symlink("../../../solutions/clipping.py", repo / "exercises" / "clipping.py")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "student pull request")
@@ -110,6 +111,7 @@ def test_only_the_exercise_change_counts(course, tmp_path):
     comment = (tmp_path / "comment.md").read_text()
     assert comment.startswith("<!-- gradient-kit:report -->")
     assert "exercises/clipping.py is not a regular file" in comment
+    assert "Found exercises/Init_Std.py but no exercises/init_std.py" in comment
     text = summary.read_text()
     assert text.startswith("Earlier step's summary.\n") and "# Feedback for exercises" in text
     # A pass mark above what the exercise change earns fails the check.
@@ -164,6 +166,9 @@ def test_markdown_appends_and_pass_mark_sets_the_exit_code(capsys, tmp_path):
     capsys.readouterr()
     text = summary.read_text()
     assert text.startswith("kept\n") and text.count("# Feedback for one") == 2
+    (folder / "Clipping.py.txt").write_text("x")
+    cli.main(["check", str(folder), "--seed", "1"])
+    assert "Found Clipping.py.txt but no clipping.py" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
