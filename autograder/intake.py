@@ -214,8 +214,8 @@ def _read_gradescope(root: Path, exercises: tuple[str, ...], notes: list[str]) -
     newest: dict[str, tuple[str, Submission]] = {}
     for key, entry in sorted(metadata.items(), key=lambda item: str(item[0])):
         folder = root / str(key)
-        if not _is_plain_dir(folder):
-            notes.append(f"submission_metadata.yml lists {key}, which has no folder; skipped.")
+        if Path(str(key)).name != str(key) or str(key) in (".", "..") or not _is_plain_dir(folder):
+            notes.append(f"submission_metadata.yml lists {key!r}, which is not a submission folder beside it; skipped.")
             continue
         entry = entry if isinstance(entry, dict) else {}
         submitters = entry.get(":submitters") or entry.get("submitters") or [{}]

@@ -86,16 +86,20 @@ submission_222:
   :created_at: 2026-11-02 10:00:00.000000000 -07:00
 """
     source = zipped(tmp_path / "export.zip", {
-        "assignment_987_export/submission_metadata.yml": metadata,
+        # A key that names a path is never followed: ../assignment_987_export/elsewhere is no submission.
+        "assignment_987_export/submission_metadata.yml":
+            metadata + "../assignment_987_export/elsewhere:\n  :submitters:\n  - :sid: 'x9'\n",
         "assignment_987_export/submission_111/scalar_chain.py": CODE,
         "assignment_987_export/submission_222/hw1/scalar_chain.py": CODE,
         "assignment_987_export/submission_222/hw1/scalar_chain.py~": "backup",
+        "assignment_987_export/elsewhere/scalar_chain.py": CODE,
     })
     intake = read_submissions(source, tmp_path / "work", EXERCISES)
     assert intake.layout == "gradescope"
     assert any("assignment_987_export" in n for n in intake.notes)
     students = by_id(intake)
-    assert sorted(students) == ["a001", "b002", "two@example.edu"]
+    assert sorted(students) == ["a001", "b002", "elsewhere", "two@example.edu"]  # unlisted: by folder name
+    assert any("../assignment_987_export/elsewhere" in n and "not a submission folder" in n for n in intake.notes)
     assert students["a001"].folder.name == "submission_111"
     assert "ada@example.edu" in students["a001"].aliases
     assert students["b002"].folder.name == "hw1" and students["two@example.edu"].folder.name == "hw1"
