@@ -73,10 +73,16 @@ def _recreate(path: Path, entry: tuple) -> None:
 
 
 def _materialise(kit: dict[str, dict[str, bytes]], digest: str) -> Path:
-    """The trusted graders and reference on this worker, written once per content."""
-    target = Path(tempfile.gettempdir()) / f"gradient-kit-{digest}"
+    """The trusted graders and reference on this worker, written once per content, in a folder
+    only this user can enter (another user must not plant graders there)."""
+    home = Path(tempfile.gettempdir()) / f"gradient-kit-{os.getuid()}"
+    home.mkdir(mode=0o700, exist_ok=True)
+    info = home.lstat()
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        raise RuntimeError(f"{home} is not a private folder of this user; remove it and retry")
+    target = home / digest
     if not target.is_dir():
-        staging = Path(tempfile.mkdtemp(prefix=f".gradient-kit-{digest}-"))
+        staging = Path(tempfile.mkdtemp(prefix=f".{digest}-", dir=home))
         for part, files in kit.items():
             for relative, data in files.items():
                 (staging / part / relative).parent.mkdir(parents=True, exist_ok=True)
