@@ -107,6 +107,10 @@ after you submit. Your report lists them as "hidden: graded after submission" wi
 |---|---|---|
 {rows}
 
+A pull request to your course repository is graded by `.github/workflows/grade.yml`: only your
+files in `exercises/` count, the report appears as one comment (updated on every push), and
+hidden checks show only whether they passed.
+
 Your code runs in a separate, sandboxed process with a time limit per call ({Limits.call_timeout:g} seconds by default):
 a function that loops forever or crashes costs that check, never the others.
 """
