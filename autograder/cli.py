@@ -14,14 +14,18 @@ import os
 import secrets
 import shutil
 import sys
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 
 from . import __version__, preflight, sandbox
-from .options import at_least_one, call_seconds, memory_mb, seed
+from .options import at_least_one, call_seconds, memory_mb, percent, seed
 from .errors import GradeError
+from .gradebooks import read_roster, write_canvas
+from .intake import Submission, annotate, find_near_misses, read_submissions
 from .model import BatchResult, load_course
 from .output import check_writable_file, locked, within_boundary, write_atomic, write_batch
+from .regrade import diff_runs, load_run
 from .stored import RunIdentity, check_mergeable, check_writable, merge, read_stored
 from .release import build_release
 from .render.validation import render_validation
@@ -31,10 +35,12 @@ from .render.inert import one_line
 from .render.terminal import render_class_summary, render_terminal
 from .render.tables import render_json
 from .runner import Settings, grade_batch, grade_one
+from .student_view import student_view
+from .summary import append_text, passes
 from .view import report_view
 
 ROOT = Path(__file__).resolve().parents[1]
-COMMANDS = ("check", "grade", "validate", "release")
+COMMANDS = ("check", "grade", "validate", "release", "diff", "gradescope")
 DEFAULT_FOLDER = "exercises"
 
 EXIT_CODES = """\
@@ -86,13 +92,18 @@ def build_parser() -> argparse.ArgumentParser:
                        help="folder with the exercise files, or one exercise file (default: exercises)")
     check.add_argument("--exercise", "-e", metavar="NAME", help="check only this exercise (scalar_chain or scalar_chain.py)")
     check.add_argument("--verbose", "-v", action="store_true", help="list passed checks too")
-    check.add_argument("--markdown", type=Path, help="also write the report as Markdown to this file")
+    check.add_argument("--markdown", type=Path, help="also append the report as Markdown to this file ($GITHUB_STEP_SUMMARY)")
     check.add_argument("--json", type=Path, help="also write the results as JSON to this file")
+    check.add_argument("--pass-mark", type=percent, default=None, metavar="PERCENT",
+                       help="exit 0 when the graded score reaches this percentage (default: every graded check passes)")
+    check.add_argument("--student-view", action="store_true",
+                       help="show hidden checks as pass or fail only, as a release does (for CI a student reads)")
     common(check)
 
-    grade = commands.add_parser("grade", help="grade a class: one folder per student",
+    grade = commands.add_parser("grade", help="grade a class: a folder or zip, one folder per student or an LMS export",
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=GRADE_OUTPUT + EXIT_CODES)
-    grade.add_argument("submissions", type=Path, help="folder holding one folder per student (named by student id)")
+    grade.add_argument("submissions", type=Path, help="a folder or zip: one folder per student, or a Canvas, "
+                       "Gradescope or GitHub Classroom export (see README)")
     grade.add_argument("--out", type=Path, required=True,
                        help="where results.json, gradebook.csv and reports/ go: a new or empty folder, or one an "
                             "earlier grade wrote (its students are kept and the ones graded now replaced)")
@@ -101,6 +112,12 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--fresh", action="store_true",
                        help="drop the results stored in OUT and start over, with a new seed unless --seed is given")
     grade.add_argument("--jobs", type=at_least_one, default=os.cpu_count() or 1, help="students graded at once (default: %(default)s)")
+    grade.add_argument("--canvas", type=Path, metavar="ROSTER.csv",
+                       help="also write canvas.csv for Canvas's gradebook import, matched to this roster (a gradebook export)")
+    grade.add_argument("--canvas-column", default="Gradient kit", help="the assignment column in canvas.csv (default: %(default)s)")
+    grade.add_argument("--executor", choices=("local", "dask"), default="local",
+                       help="local processes, or an existing Dask cluster (pip install '.[dask]')")
+    grade.add_argument("--scheduler", default="", help="the Dask scheduler's address, tcp://HOST:PORT (with --executor dask)")
     grade.add_argument("--allow-unsandboxed", action="store_true",
                        help="grade even where bubblewrap is unavailable (process limits only; see README)")
     common(grade)
@@ -115,6 +132,13 @@ def build_parser() -> argparse.ArgumentParser:
     release = commands.add_parser("release", help="write the student distribution: no solutions, no hidden checks",
                                   formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
     release.add_argument("out", type=Path, help="a new or empty folder outside the kit")
+
+    diff = commands.add_parser("diff", help="what changed per student and check between two grade runs")
+    diff.add_argument("old", type=Path, help="the earlier output folder (holding results.json)")
+    diff.add_argument("new", type=Path, help="the later output folder")
+
+    gradescope = commands.add_parser("gradescope", help="build a Gradescope autograder zip (setup.sh, run_autograder)")
+    gradescope.add_argument("out", type=Path, help="the zip to write, e.g. autograder.zip")
     return parser
 
 
@@ -181,6 +205,10 @@ def run_check(args: argparse.Namespace) -> int:
     preflight.prove_readable([folder])
     settings = replace(_settings(args, batch=False), exercises=only)
     student = grade_one(folder.resolve().name or "you", folder, settings)
+    names = tuple(e.name for e in load_course(settings.graders_dir))
+    student = annotate(student, Submission(student.id, folder, near_misses=find_near_misses(folder, names)))
+    if args.student_view:
+        student = student_view(student)
     broken = [e for e in student.exercises if e.status == "error" and not e.tests]
     if broken:  # a grader that cannot load is the kit's problem: no report that blames the student
         preflight.prove_graders(settings.graders_dir)  # names the grader that does not load, if one does not
@@ -198,16 +226,14 @@ def run_check(args: argparse.Namespace) -> int:
     student, (terminal, markdown, results) = within_boundary(student, documents)
     sys.stdout.write(terminal)
     if args.markdown:
-        write_atomic(args.markdown, markdown)
+        append_text(args.markdown, markdown)
     if args.json:
         write_atomic(args.json, results)
-    graded = [t for e in student.exercises for t in e.tests if t.status != "pending"]
-    return 0 if graded and all(t.status == "passed" for t in graded) else 1
+    return 0 if passes(student, args.pass_mark) else 1
 
 
-def _students(submissions: Path) -> list[tuple[str, Path]]:
-    entries = sorted(p for p in submissions.iterdir() if not p.name.startswith("."))
-    students = [(p.name, p) for p in entries if p.is_dir() or p.is_symlink()]
+def _students(intake, submissions: Path) -> list[tuple[str, Path]]:
+    students = [(s.id, s.folder) for s in intake.submissions]
     for student_id, _folder in students:
         try:
             student_id.encode("utf-8")
@@ -232,58 +258,68 @@ def _select(students: list[tuple[str, Path]], only: list[str] | None, submission
 
 def run_grade(args: argparse.Namespace) -> int:
     submissions, out = args.submissions, args.out
-    if not submissions.is_dir():
-        raise GradeError(f"{submissions} is not a folder of student folders.")
+    if not submissions.exists():
+        raise GradeError(f"{submissions} is neither a folder of submissions nor a zip of one.")
     if out.exists() and not out.is_dir():
         raise GradeError(f"{out} exists and is not a folder.")
-    if out.resolve().is_relative_to(submissions.resolve()):
+    if args.executor == "dask" and not args.scheduler:
+        raise GradeError("--executor dask needs --scheduler tcp://HOST:PORT, the address of the Dask scheduler.")
+    if submissions.is_dir() and out.resolve().is_relative_to(submissions.resolve()):
         raise GradeError(f"{out} is inside {submissions}; choose an output folder outside the submissions.")
-    students = _students(submissions)
-    if not students:
-        hint = (" it looks like one student's folder: grade it with `python grade.py check "
-                f"{submissions}`" if any(submissions.glob("*.py")) else "")
-        raise GradeError(f"{submissions} holds no student folders;{hint}." if hint else
-                         f"{submissions} holds no student folders.")
-    students = _select(students, args.only, submissions)
-    preflight.prove_readable([folder for _id, folder in students])
-    read_stored(out)  # before anything runs: even --fresh never overwrites a folder that is not the kit's
-    check_writable(out)
-    settings = _settings(args, batch=True, allow_unsandboxed=args.allow_unsandboxed)
-    preflight.prove_graders(settings.graders_dir)
-    course = load_course(settings.graders_dir)
-    described = sandbox.describe(settings.isolation, settings.bwrap)
-    run = RunIdentity(settings.isolation, __version__, tuple(e.name for e in course),
-                      settings.call_timeout, settings.memory_mb)
-    # Held from the stored results' reading to the last write: a second run into the same folder
-    # waits here, then grades on the terms (seed, limits) this one stored.
-    with locked(out):
-        stored = previous = read_stored(out)
-        if args.fresh and stored is not None and args.only:
-            dropped = len({s.id for s in stored.students} - set(args.only))
-            if dropped:
-                raise GradeError(f"--fresh with --only would drop the {dropped} other students stored in {out}; "
-                                 f"leave out --only to regrade them all, or leave out --fresh.")
-        if args.fresh:
-            stored = None
-        if stored is not None and args.seed is None:
-            settings = replace(settings, seed=stored.seed)  # one seed for the whole folder: see --seed
-        if stored is not None:
-            check_mergeable(stored, out, settings.seed, run)
-        kept = len({s.id for s in stored.students} - {i for i, _ in students}) if stored else 0
-        sys.stderr.write(f"Grading {len(students)} students on {len(course)} exercises · isolation: "
-                         f"{described} · seed {settings.seed}"
-                         f"{f' · keeping {kept} stored results in {out}' if kept else ''}\n")
-        results = _grade_with_progress(students, settings, args.jobs)
-        graded_at = _now()
-        results = [replace(r, graded=graded_at, sandbox=described) for r in results]
-        batch = merge(stored, results, BatchResult(settings.seed, settings.isolation, (), __version__, graded_at,
-                                                   sandbox=described, call_timeout=settings.call_timeout,
-                                                   memory_mb=settings.memory_mb))
-        write_batch(batch, out, ROOT / "templates", previous=previous)
+    with tempfile.TemporaryDirectory(prefix="gradient-kit-intake-") as work:
+        intake = read_submissions(submissions, Path(work), tuple(e.name for e in load_course(ROOT / "graders")))
+        students = _students(intake, submissions)
+        if not students:
+            hint = (" it looks like one student's folder: grade it with `python grade.py check "
+                    f"{submissions}`" if submissions.is_dir() and any(submissions.glob("*.py")) else "")
+            raise GradeError(f"{submissions} holds no student submissions;{hint}." if hint else
+                             f"{submissions} holds no student submissions.")
+        students = _select(students, args.only, submissions)
+        preflight.prove_readable([folder for _id, folder in students])
+        roster = read_roster(args.canvas) if args.canvas else None
+        read_stored(out)  # before anything runs: even --fresh never overwrites a folder that is not the kit's
+        check_writable(out)
+        settings = _settings(args, batch=True, allow_unsandboxed=args.allow_unsandboxed)
+        preflight.prove_graders(settings.graders_dir)
+        course = load_course(settings.graders_dir)
+        described = sandbox.describe(settings.isolation, settings.bwrap)
+        run = RunIdentity(settings.isolation, __version__, tuple(e.name for e in course),
+                          settings.call_timeout, settings.memory_mb)
+        # Held from the stored results' reading to the last write: a second run into the same folder
+        # waits here, then grades on the terms (seed, limits) this one stored.
+        with locked(out):
+            stored = previous = read_stored(out)
+            if args.fresh and stored is not None and args.only:
+                dropped = len({s.id for s in stored.students} - set(args.only))
+                if dropped:
+                    raise GradeError(f"--fresh with --only would drop the {dropped} other students stored in "
+                                     f"{out}; leave out --only to regrade them all, or leave out --fresh.")
+            if args.fresh:
+                stored = None
+            if stored is not None and args.seed is None:
+                settings = replace(settings, seed=stored.seed)  # one seed for the whole folder: see --seed
+            if stored is not None:
+                check_mergeable(stored, out, settings.seed, run)
+            kept = len({s.id for s in stored.students} - {i for i, _ in students}) if stored else 0
+            for note in intake.notes:
+                sys.stderr.write(f"note: {one_line(note)}\n")
+            sys.stderr.write(f"Grading {len(students)} students ({intake.layout}) on {len(course)} exercises · "
+                             f"isolation: {described} · seed {settings.seed}"
+                             f"{f' · keeping {kept} stored results in {out}' if kept else ''}\n")
+            results = _grade_with_progress(students, settings, args.jobs, args.executor, args.scheduler)
+            graded_at = _now()
+            found = {s.id: s for s in intake.submissions}
+            results = [replace(annotate(r, found[r.id]), graded=graded_at, sandbox=described) for r in results]
+            batch = merge(stored, results, BatchResult(settings.seed, settings.isolation, (), __version__, graded_at,
+                                                       sandbox=described, call_timeout=settings.call_timeout,
+                                                       memory_mb=settings.memory_mb))
+            write_batch(batch, out, ROOT / "templates", previous=previous)
     rows = [(s.id, f"{s.score:g}/{s.max_score:g}", s.status) for s in results]
     sys.stdout.write(render_class_summary(rows, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ))
     sys.stdout.write(f"Wrote {out / 'results.json'}, {out / 'gradebook.csv'} and {len(batch.students)} reports "
                      f"in {out / 'reports'} ({len(results)} graded now, {len(batch.students) - len(results)} kept).\n")
+    if roster is not None:
+        write_canvas(out, batch, roster, intake.submissions, args.canvas_column, args.canvas)
     return 0
 
 
@@ -310,7 +346,25 @@ def run_release(args: argparse.Namespace) -> int:
     return 0
 
 
-def _grade_with_progress(students, settings, jobs):
+def run_diff(args: argparse.Namespace) -> int:
+    sys.stdout.write(diff_runs(load_run(args.old), load_run(args.new)))
+    return 0
+
+
+def run_gradescope(args: argparse.Namespace) -> int:
+    from .gradescope import build_bundle
+    if not (ROOT / "solutions").is_dir():
+        raise GradeError("a Gradescope bundle needs the reference solutions; run it from the full kit.")
+    build_bundle(ROOT, args.out)
+    sys.stdout.write(f"Wrote {args.out}: upload it as the autograder of a Gradescope programming assignment.\n")
+    return 0
+
+
+def _grade_with_progress(students, settings, jobs, executor="local", scheduler=""):
+    if executor == "dask":
+        from .distributed import grade_on_dask
+        return grade_on_dask(students, settings, scheduler,
+                             lambda r: sys.stderr.write(f"graded {one_line(r.id)}: {r.score:g}/{r.max_score:g}\n"))
     if not sys.stderr.isatty():
         finished = itertools.count(1)
 
@@ -353,7 +407,8 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exit_:  # argparse exits on --help (0) and on bad usage (2)
         return int(exit_.code or 0)
     try:
-        runners = {"grade": run_grade, "validate": run_validate, "release": run_release}
+        runners = {"grade": run_grade, "validate": run_validate, "release": run_release, "diff": run_diff,
+                   "gradescope": run_gradescope}
         return runners.get(args.command, run_check)(args)
     except GradeError as error:
         sys.stderr.write(f"error: {error}\n")

@@ -86,6 +86,7 @@ class StudentResult:
     message: str = ""
     graded: str = ""  # when this student was graded (UTC); a merged folder holds several runs
     sandbox: str = ""  # the isolation that ran this student's code, as the report shows it
+    notices: tuple[str, ...] = ()  # what intake found: a nested folder, a near-miss file name, a late mark
 
 
 @dataclass(frozen=True)

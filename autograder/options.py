@@ -44,3 +44,10 @@ def seed(text: str) -> int:
     if not 0 <= value < 2**63:
         raise argparse.ArgumentTypeError(f"must be a whole number from 0 to 2**63 - 1, not {text}")
     return value
+
+
+def percent(text: str) -> float:
+    value = float(text)
+    if not (math.isfinite(value) and 0 <= value <= 100):
+        raise argparse.ArgumentTypeError(f"must be a percentage from 0 to 100, not {text}")
+    return value

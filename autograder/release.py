@@ -19,7 +19,8 @@ from .errors import GradeError
 from .model import load_course
 from .sandbox import Limits
 
-SHIPPED_FILES = ("grade.py", "pyproject.toml")
+# The workflows let a course repository made from the release grade pull requests (and Classroom pushes).
+SHIPPED_FILES = ("grade.py", "pyproject.toml", ".github/workflows/grade.yml", "ci/classroom.yml")
 SHIPPED_DIRS = ("exercises", "templates", "autograder")
 GRADER_FILES = ("course.toml", "pytest.ini")
 
@@ -106,6 +107,10 @@ after you submit. Your report lists them as "hidden: graded after submission" wi
 |---|---|---|
 {rows}
 
+A pull request to your course repository is graded by `.github/workflows/grade.yml`: only your
+files in `exercises/` count, the report appears as one comment (updated on every push), and
+hidden checks show only whether they passed.
+
 Your code runs in a separate, sandboxed process with a time limit per call ({Limits.call_timeout:g} seconds by default):
 a function that loops forever or crashes costs that check, never the others.
 """
@@ -120,6 +125,7 @@ def build_release(root: Path, out: Path) -> dict[str, list[dict]]:
     course = load_course(root / "graders")
     out.mkdir(parents=True, exist_ok=True)
     for name in SHIPPED_FILES:
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(root / name, out / name)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
     for name in SHIPPED_DIRS:

@@ -189,7 +189,7 @@ def report_view(student: StudentResult, seed: int, isolation: str, created: str 
     return ReportView(
         student_id=printable(student.id, OUTPUT_LINE_CHARS), status=student.status,
         score=f"{points(student.score)}/{points(student.max_score)}",
-        percent=percent, message=printable(student.message),
+        percent=percent, message=printable(" ".join(filter(None, (student.message, *student.notices)))),
         exercises=tuple(exercise_view(e) for e in student.exercises), pending=_pending_text(student.pending_points),
         seed=seed, isolation=isolation, created=created, version=version,
         passed_checks=passed, total_checks=len(checks),

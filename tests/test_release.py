@@ -88,7 +88,10 @@ def all_constants(folder: Path) -> set:
 
 def test_release_ships_only_the_student_side(release):
     assert sorted(p.name for p in release.iterdir()) == [
-        "README.md", "autograder", "exercises", "grade.py", "graders", "pyproject.toml", "templates"]
+        ".github", "README.md", "autograder", "ci", "exercises", "grade.py", "graders", "pyproject.toml", "templates"]
+    assert (release / ".github" / "workflows" / "grade.yml").read_text() == \
+        (ROOT / ".github" / "workflows" / "grade.yml").read_text()
+    assert (release / "ci" / "classroom.yml").is_file()
     assert sorted(p.name for p in (release / "graders").iterdir()) == sorted(
         ["course.toml", "pytest.ini", "hidden.json"] + [f"test_{e.name}.py" for e in COURSE])
     for exercise in COURSE:

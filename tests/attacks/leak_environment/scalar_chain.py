@@ -1,5 +1,6 @@
-"""Correct, but prints every environment it can read (its own, bwrap's as pid 1, any process's)
-into its report, where the grader's variables (tokens, in CI) would be shown."""
+"""Prints every environment it can read (its own, bwrap's as pid 1, any process's) into its
+report, where the grader's variables (tokens, in CI) would be shown. One answer is wrong, so that
+a check fails and its report shows what was printed."""
 import os
 
 _SEEN = []
@@ -19,4 +20,4 @@ print("\n".join(_SEEN))
 
 def scalar_gradient_chain(depth, layer_scale):
     print("\n".join(_SEEN))
-    return float(layer_scale) ** depth
+    return float(layer_scale) ** depth if depth != 1 else -1.0

@@ -1,0 +1,185 @@
+"""Grading a class on an existing Dask cluster: ``grade ... --executor dask --scheduler tcp://HOST:PORT``.
+
+Each task carries one student's exercise files (bytes, read here) and the trusted graders and
+reference (sent once to every worker); a worker writes them to its own temporary folders and
+grades exactly as :func:`autograder.runner.grade_one` does here, student code in the same
+sandbox. Results come back as plain data and every report is written on the instructor's side.
+Workers need the kit installed (``pip install '.[dask]'``) and one thread each
+(``dask worker --nthreads 1``): pytest runs in the worker process and is not thread-safe.
+Before anyone is graded, every worker proves its sandbox on a known-good submission.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+from . import preflight, sandbox
+from .client import MAX_SOURCE_BYTES
+from .errors import GradeError
+from .model import StudentResult, load_course
+from .runner import Settings, failed_student, grade_one
+
+
+class ClusterProblem(GradeError):
+    """The cluster cannot grade: unreachable, a worker with several threads, a sandbox that fails."""
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and "__pycache__" not in p.parts}
+
+
+def _student_files(folder: Path, names: tuple[str, ...]) -> dict[str, tuple]:
+    """Each exercise entry as the worker must recreate it, so that its checks say what they say here."""
+    files: dict[str, tuple] = {}
+    for name in names:
+        path = folder / f"{name}.py"
+        try:
+            info = path.lstat()
+        except FileNotFoundError:
+            continue
+        if stat.S_ISLNK(info.st_mode):
+            files[path.name] = ("link",)  # never followed: here or there, a link is refused unread
+        elif stat.S_ISDIR(info.st_mode):
+            files[path.name] = ("dir",)
+        elif not stat.S_ISREG(info.st_mode):
+            files[path.name] = ("other",)
+        elif info.st_size > MAX_SOURCE_BYTES:
+            files[path.name] = ("big", info.st_size)  # refused by its size alone, never read
+        else:
+            files[path.name] = ("file", path.read_bytes())
+    return files
+
+
+def _recreate(path: Path, entry: tuple) -> None:
+    kind = entry[0]
+    if kind == "file":
+        path.write_bytes(entry[1])
+    elif kind == "big":
+        with open(path, "wb") as handle:
+            handle.truncate(int(entry[1]))
+    elif kind == "link":
+        os.symlink("/nonexistent/gradient-kit-link", path)
+    elif kind == "dir":
+        path.mkdir()
+    else:
+        os.mkfifo(path)
+
+
+def _materialise(kit: dict[str, dict[str, bytes]], digest: str) -> Path:
+    """The trusted graders and reference on this worker, written once per content, in a folder
+    only this user can enter (another user must not plant graders there)."""
+    home = Path(tempfile.gettempdir()) / f"gradient-kit-{os.getuid()}"
+    home.mkdir(mode=0o700, exist_ok=True)
+    info = home.lstat()
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        raise RuntimeError(f"{home} is not a private folder of this user; remove it and retry")
+    target = home / digest
+    if not target.is_dir():
+        staging = Path(tempfile.mkdtemp(prefix=f".{digest}-", dir=home))
+        for part, files in kit.items():
+            for relative, data in files.items():
+                (staging / part / relative).parent.mkdir(parents=True, exist_ok=True)
+                (staging / part / relative).write_bytes(data)
+        try:
+            os.rename(staging, target)
+        except OSError:  # another task on this worker was first
+            pass
+    return target
+
+
+def _worker_settings(settings: Settings, kit: Path) -> Settings:
+    reference = kit / "solutions"
+    return replace(settings, graders_dir=kit / "graders", reference_dir=reference if reference.is_dir() else None,
+                   bwrap="")  # each worker finds its own bwrap
+
+
+def grade_remote(student_id: str, files: dict[str, tuple], kit: dict, digest: str, settings: Settings) -> StudentResult:
+    """Runs on a worker: one student, graded as :func:`grade_one` grades here."""
+    local = _worker_settings(settings, _materialise(kit, digest))
+    with tempfile.TemporaryDirectory(prefix="gradient-kit-student-") as work:
+        folder = Path(work) / "submission"
+        folder.mkdir()
+        for name, entry in files.items():
+            _recreate(folder / Path(name).name, entry)
+        return grade_one(student_id, folder, local)
+
+
+def prove_worker(settings: Settings) -> str:
+    """Runs on every worker before grading: the same sandbox, proved on a known-good submission."""
+    if settings.isolation == "bubblewrap" and sandbox.find_bwrap().found is None:
+        raise RuntimeError(f"bubblewrap cannot start on this worker: {sandbox.find_bwrap().reason}")
+    preflight.prove(settings.isolation, sandbox.Limits(call_timeout=settings.call_timeout,
+                                                        memory_bytes=settings.memory_mb << 20))
+    return sandbox.describe(settings.isolation)
+
+
+def _connect(scheduler: str):
+    try:
+        from distributed import Client
+    except ImportError:
+        raise GradeError("--executor dask needs dask.distributed; install it with pip install '.[dask]'.") from None
+    if not scheduler:
+        raise GradeError("--executor dask needs --scheduler tcp://HOST:PORT, the address of the Dask scheduler.")
+    try:
+        return Client(scheduler, timeout="20s")
+    except (OSError, TimeoutError) as error:
+        raise ClusterProblem(f"cannot reach the Dask scheduler at {scheduler} ({error}).") from None
+
+
+def check_cluster(client, settings: Settings) -> None:
+    workers = client.scheduler_info().get("workers", {})
+    if not workers:
+        raise ClusterProblem("the Dask cluster has no workers.")
+    threaded = [w for w, info in workers.items() if info.get("nthreads", 1) != 1]
+    if threaded:
+        raise ClusterProblem(f"{len(threaded)} Dask workers run several threads; start them with --nthreads 1.")
+    try:
+        client.run(prove_worker, settings)
+    except Exception as error:  # noqa: BLE001  (any worker's failure is the host's problem)
+        raise ClusterProblem(f"a Dask worker cannot grade: {error}".rstrip(".") + ".") from None
+
+
+def grade_on_dask(students: list[tuple[str, Path]], settings: Settings, scheduler: str,
+                  on_done: Callable[[StudentResult], None] = lambda result: None, client=None) -> list[StudentResult]:
+    """Grade every student on the cluster; results come back in the order given."""
+    from distributed import as_completed
+
+    own = client is None
+    client = client or _connect(scheduler)
+    try:
+        check_cluster(client, settings)
+        course = load_course(settings.graders_dir)
+        names = tuple(e.name for e in course)
+        kit = {"graders": _tree(settings.graders_dir)}
+        if settings.reference_dir is not None:
+            kit["solutions"] = _tree(settings.reference_dir)
+        digest = hashlib.sha256(repr(sorted((p, sorted(f.items())) for p, f in kit.items())).encode()).hexdigest()[:16]
+        [kit_future] = client.scatter([kit], broadcast=True)
+        results: dict[str, StudentResult] = {}
+        futures = {}
+        for sid, folder in students:
+            if folder.is_symlink() or not folder.is_dir():
+                results[sid] = grade_one(sid, folder, settings)  # refused without running anything
+                on_done(results[sid])
+                continue
+            future = client.submit(grade_remote, sid, _student_files(folder, names), kit_future, digest, settings,
+                                   pure=False, retries=1, key=f"grade-{digest}-{sid}-{os.urandom(4).hex()}")
+            futures[future] = sid
+        for future in as_completed(futures):
+            sid = futures[future]
+            try:
+                results[sid] = future.result()
+            except Exception:  # noqa: BLE001  (a worker lost twice costs this student's row)
+                results[sid] = failed_student(sid, course, "Grading this submission failed on the cluster twice.")
+            on_done(results[sid])
+        return [results[sid] for sid, _folder in students]
+    finally:
+        if own:
+            client.close()

@@ -1,0 +1,102 @@
+"""A gradebook Canvas imports: the roster's own rows and id columns, one score column.
+
+The roster is Canvas's gradebook export (Grades > Export): ``Student, ID, SIS User ID,
+SIS Login ID, Section`` and one column per assignment, sometimes with a "Points Possible" row
+under the header. The output keeps those identifying columns as they are, because Canvas's
+import matches students by them, adds one assignment column and a "Points Possible" row, and
+gives every roster student without a submission 0.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import GradeError
+from .intake import Submission
+from .model import BatchResult
+from .output import write_atomic
+from .view import points
+
+ID_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+_KEYS = ("ID", "SIS User ID", "SIS Login ID")
+
+
+@dataclass(frozen=True)
+class Roster:
+    students: tuple[dict[str, str], ...]
+
+
+@dataclass(frozen=True)
+class CanvasGradebook:
+    text: str
+    matched: int
+    unmatched: tuple[str, ...]  # graded students with no roster row
+
+
+def read_roster(path: Path) -> Roster:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        raise GradeError(f"the roster {path} cannot be read ({type(error).__name__}).") from None
+    reader = csv.DictReader(io.StringIO(text))
+    header = [h.strip() for h in reader.fieldnames or []]
+    if "Student" not in header or not any(k in header for k in _KEYS):
+        raise GradeError(f"the roster {path} is not a Canvas gradebook export: it needs a Student column and "
+                         f"one of {', '.join(_KEYS)}.")
+    rows = []
+    for row in reader:
+        row = {(k or "").strip(): (v or "").strip() for k, v in row.items()}
+        if row.get("Student", "") in ("Points Possible", "") or not any(row.get(k) for k in _KEYS):
+            continue  # Canvas's "Points Possible" and posting-policy rows are not students
+        rows.append(row)
+    return Roster(tuple(rows))
+
+
+def _keys(row: dict[str, str]) -> set[str]:
+    keys = {row[k].casefold() for k in _KEYS if row.get(k)}
+    login = row.get("SIS Login ID", "")
+    if "@" in login:
+        keys.add(login.split("@", 1)[0].casefold())
+    return keys
+
+
+def _cell(text: str) -> str:
+    # A cell that starts with = + - @ is a formula to a spreadsheet.
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def canvas_gradebook(batch: BatchResult, roster: Roster, submissions: tuple[Submission, ...],
+                     column: str) -> CanvasGradebook:
+    by_key: dict[str, str] = {}
+    for submission in submissions:
+        for key in (submission.id, *submission.aliases):
+            by_key.setdefault(key.casefold(), submission.id)
+    scores = {s.id: s.score for s in batch.students}
+    maximum = max((s.max_score for s in batch.students), default=0.0)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([*ID_COLUMNS, column])
+    writer.writerow(["    Points Possible", "", "", "", "", points(maximum)])  # as Canvas writes it
+    used = set()
+    for row in roster.students:
+        sid = next((by_key[k] for k in sorted(_keys(row)) if k in by_key), None)
+        if sid is not None:
+            used.add(sid)
+        writer.writerow([_cell(row.get(c, "")) for c in ID_COLUMNS] + [points(scores.get(sid, 0.0))])
+    unmatched = tuple(s.id for s in batch.students if s.id not in used)
+    return CanvasGradebook(buffer.getvalue(), len(used), unmatched)
+
+
+def write_canvas(out: Path, batch: BatchResult, roster: Roster, submissions: tuple[Submission, ...], column: str,
+                 roster_path: Path) -> None:
+    """Write ``out/canvas.csv`` and say what matched; a graded student missing from the roster is named."""
+    gradebook = canvas_gradebook(batch, roster, submissions, column)
+    write_atomic(out / "canvas.csv", gradebook.text)
+    sys.stdout.write(f"Wrote {out / 'canvas.csv'} for Canvas's gradebook import: {gradebook.matched} of "
+                     f"{len(roster.students)} roster students have a submission; the others get 0.\n")
+    for sid in gradebook.unmatched:
+        sys.stderr.write(f"warning: {sid!r} has a submission but no row in {roster_path}; not in canvas.csv.\n")

@@ -1,0 +1,302 @@
+"""Submissions as they arrive, mapped to students: one folder each, or an LMS's export.
+
+Layouts read (a folder, or a zip of one):
+
+- ``folders``: one folder per student, named by the student's id (the kit's own layout);
+- ``canvas``: Canvas's "Download Submissions": flat files ``login[_late]_userid_submissionid_file``,
+  a resubmitted file renamed ``file-1.py``, ``file-2.py`` (the highest number is the newest);
+- ``gradescope``: Gradescope's "Export Submissions": ``submission_metadata.yml`` beside one
+  ``submission_<id>/`` folder per submission, the submitters listed in the YAML;
+- ``classroom``: GitHub Classroom's clone of every student's repository, ``<assignment>-<login>/``.
+
+Dot files, ``__MACOSX`` and editor backups are ignored everywhere. A single folder wrapping
+everything is descended into, and so is a student's single folder; both are said. A file that
+looks like an exercise under another name (``Scalar_Chain.py``, ``init_std.py.txt``) is a near
+miss: the student's report names it instead of calling the exercise "not submitted".
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import shutil
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import yaml
+
+from .archive import UnsafeArchive, extract_zip
+from .errors import GradeError
+from .model import StudentResult
+
+LAYOUTS = ("folders", "canvas", "gradescope", "classroom")
+_JUNK = {"__MACOSX", "__pycache__", "Thumbs.db", "desktop.ini"}
+_BACKUP = re.compile(r"(~|\.swp|\.swo|\.bak|\.orig|\.tmp)$|^#.*#$")
+CANVAS_NAME = re.compile(r"^(?P<who>[^_]+?)(?P<late>_late)?_(?P<uid>\d+)_(?P<sub>\d+)_(?P<file>.+)$", re.IGNORECASE)
+_RESUBMISSION = re.compile(r"^(?P<base>.+?)-(?P<n>\d+)(?P<ext>\.[^.]+)$")
+_MAX_DEPTH = 3
+
+
+@dataclass(frozen=True)
+class Submission:
+    id: str
+    folder: Path
+    notices: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()  # other names the student goes by (LMS user id, email, SIS id)
+    near_misses: tuple[tuple[str, str], ...] = ()  # (exercise, the file that looks like it)
+
+
+@dataclass(frozen=True)
+class Intake:
+    layout: str
+    submissions: tuple[Submission, ...]
+    notes: tuple[str, ...] = ()  # for the instructor: what was unpacked, descended into, ignored
+
+
+def is_junk(name: str) -> bool:
+    return name.startswith(".") or name in _JUNK or bool(_BACKUP.search(name))
+
+
+def _visible(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if not is_junk(p.name))
+
+
+def _is_plain_dir(path: Path) -> bool:
+    return path.is_dir() and not path.is_symlink()
+
+
+def _descend(root: Path, notes: list[str], label: str) -> Path:
+    """Go down through folders that wrap everything else (and hold no code of their own)."""
+    for _ in range(_MAX_DEPTH):
+        entries = _visible(root)
+        inside = _visible(entries[0]) if len(entries) == 1 and _is_plain_dir(entries[0]) else []
+        if not inside or any(p.suffix == ".py" for p in inside):
+            break
+        root = entries[0]
+        notes.append(f"{label} holds a single folder, {root.name}/; read the submissions inside it.")
+    return root
+
+
+def _stem_guess(name: str) -> str:
+    """What exercise a file name seems to mean: 'Init_Std.py.txt' -> 'init_std'."""
+    lowered = name.lower()
+    stem = lowered.split(".py", 1)[0] if ".py" in lowered else lowered.rsplit(".", 1)[0]
+    stem = re.sub(r"[\s\-]*\(?\d+\)?$", "", stem) if not stem.isdigit() else stem
+    return re.sub(r"[\s\-]+", "_", stem.strip())
+
+
+def match_near_misses(candidates: list[str], present: set[str], exercises: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """(exercise, file name) for each missing exercise that one of the ``candidates`` seems to mean."""
+    missing = [e for e in exercises if f"{e}.py" not in present]
+    found: dict[str, str] = {}
+    for name in sorted(candidates):
+        if name in {f"{e}.py" for e in exercises} or is_junk(name):
+            continue
+        guess = _stem_guess(name)
+        match = guess if guess in missing else next(iter(difflib.get_close_matches(guess, missing, 1, 0.85)), None)
+        if match and match not in found:
+            found[match] = name
+    return tuple(sorted(found.items()))
+
+
+def find_near_misses(folder: Path, exercises: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    if not _is_plain_dir(folder):
+        return ()
+    entries = _visible(folder)
+    present = {p.name for p in entries if os.path.lexists(p)}
+    return match_near_misses([p.name for p in entries if p.is_file()], present, exercises)
+
+
+def _locate(folder: Path, exercises: tuple[str, ...]) -> tuple[Path, tuple[str, ...]]:
+    """The folder in a student's submission that holds the exercise files, and what was done to find it."""
+    notices = []
+    for _ in range(_MAX_DEPTH):
+        if not _is_plain_dir(folder) or any(os.path.lexists(folder / f"{e}.py") for e in exercises):
+            break
+        nested = folder / "exercises"  # a repository made from the student release
+        entries = [p for p in _visible(folder) if _is_plain_dir(p)]
+        if _is_plain_dir(nested):
+            folder = nested
+        elif len(entries) == 1 and len(_visible(folder)) == 1:
+            folder = entries[0]
+            notices.append(f"Your files were inside the folder {folder.name}/; they were graded from there.")
+        else:
+            break
+    return folder, tuple(notices)
+
+
+def read_student(sid: str, folder: Path, exercises: tuple[str, ...], notices: tuple[str, ...] = (),
+                 aliases: tuple[str, ...] = ()) -> Submission:
+    located, found = _locate(folder, exercises)
+    return Submission(sid, located, (*notices, *found), aliases, find_near_misses(located, exercises))
+
+
+def _read_folders(root: Path, exercises: tuple[str, ...]) -> list[Submission]:
+    return [read_student(p.name, p, exercises) if not p.is_symlink() else Submission(p.name, p)
+            for p in _visible(root) if p.is_dir() or p.is_symlink()]
+
+
+def _read_classroom(root: Path, exercises: tuple[str, ...]) -> list[Submission]:
+    folders = [p for p in _visible(root) if _is_plain_dir(p)]
+    names = [p.name for p in folders]
+    prefix = ""
+    if len(names) > 1:
+        common = os.path.commonprefix(names)
+        prefix = common[:common.rfind("-") + 1]
+    return [read_student(p.name[len(prefix):] or p.name, p, exercises, aliases=(p.name,)) for p in folders]
+
+
+def _unpack_student_zips(folder: Path) -> tuple[str, ...]:
+    """A student who handed in a zip: unpack it in place (safely); a bad zip is said, not fatal."""
+    notices = []
+    for archive in [p for p in _visible(folder) if p.suffix.lower() == ".zip" and p.is_file()]:
+        target = folder / archive.stem
+        try:
+            target.mkdir()
+            extract_zip(archive, target)
+            notices.append(f"Unpacked your {archive.name}.")
+        except (UnsafeArchive, OSError) as error:
+            shutil.rmtree(target, ignore_errors=True)
+            notices.append(f"Your {archive.name} was not unpacked: {error}.")
+        archive.unlink()
+    return tuple(notices)
+
+
+def _read_canvas(root: Path, work: Path, exercises: tuple[str, ...], notes: list[str]) -> list[Submission]:
+    chosen: dict[str, dict[str, tuple[tuple[int, int], Path, str]]] = {}
+    info: dict[str, tuple[str, bool]] = {}
+    ignored = []
+    for path in _visible(root):
+        match = CANVAS_NAME.match(path.name) if path.is_file() and not path.is_symlink() else None
+        if not match:
+            ignored.append(path.name)
+            continue
+        who, name = match["who"], match["file"]
+        original = name
+        resubmission = _RESUBMISSION.match(name)
+        number = int(resubmission["n"]) if resubmission else 0
+        if resubmission:
+            name = resubmission["base"] + resubmission["ext"]
+        files = chosen.setdefault(who, {})
+        rank = (int(match["sub"]), number)
+        if name not in files or rank > files[name][0]:
+            files[name] = (rank, path, original)
+        late = info.get(who, ("", False))[1] or bool(match["late"])
+        info[who] = (match["uid"], late)
+    if ignored:
+        notes.append(f"Ignored {len(ignored)} entries that are not named as Canvas names submissions: "
+                     f"{', '.join(ignored[:5])}{' ...' if len(ignored) > 5 else ''}.")
+    submissions = []
+    for who, files in sorted(chosen.items()):
+        folder = work / "canvas" / who
+        folder.mkdir(parents=True)
+        notices = []
+        for name, (rank, path, original) in sorted(files.items()):
+            shutil.copyfile(path, folder / Path(name).name)
+            if rank[1]:
+                notices.append(f"Canvas held resubmissions of {name}; the newest ({original}) was graded.")
+        uid, late = info[who]
+        if late:
+            notices.append("Canvas marked this submission late.")
+        notices.extend(_unpack_student_zips(folder))
+        submissions.append(read_student(who, folder, exercises, tuple(notices), aliases=(uid,)))
+    return submissions
+
+
+def _read_gradescope(root: Path, exercises: tuple[str, ...], notes: list[str]) -> list[Submission]:
+    try:
+        metadata = yaml.safe_load((root / "submission_metadata.yml").read_text(encoding="utf-8")) or {}
+    except (yaml.YAMLError, UnicodeDecodeError) as error:
+        raise GradeError(f"submission_metadata.yml cannot be read ({type(error).__name__}).") from None
+    if not isinstance(metadata, dict):
+        raise GradeError("submission_metadata.yml is not a mapping of submissions, as Gradescope writes it.")
+    newest: dict[str, tuple[str, Submission]] = {}
+    for key, entry in sorted(metadata.items(), key=lambda item: str(item[0])):
+        folder = root / str(key)
+        if Path(str(key)).name != str(key) or str(key) in (".", "..") or not _is_plain_dir(folder):
+            notes.append(f"submission_metadata.yml lists {key!r}, which is not a submission folder beside it; skipped.")
+            continue
+        entry = entry if isinstance(entry, dict) else {}
+        submitters = entry.get(":submitters") or entry.get("submitters") or [{}]
+        created = str(entry.get(":created_at") or entry.get("created_at") or "")
+        for person in submitters:
+            person = person if isinstance(person, dict) else {}
+            fields = {k.lstrip(":"): str(v) for k, v in person.items() if v not in (None, "")}
+            sid = fields.get("sid") or fields.get("email") or str(key)
+            aliases = tuple(v for k, v in fields.items() if k in ("sid", "email", "name") and v != sid)
+            if sid in newest and newest[sid][0] >= created:
+                continue
+            newest[sid] = (created, read_student(sid, folder, exercises, aliases=(*aliases, str(key))))
+    listed = {str(k) for k in metadata}
+    unlisted = [p.name for p in _visible(root) if _is_plain_dir(p) and p.name not in listed]
+    if unlisted:
+        notes.append(f"Graded {len(unlisted)} folders that submission_metadata.yml does not list, by folder name: "
+                     f"{', '.join(unlisted[:5])}.")
+    return [s for _, s in newest.values()] + [read_student(name, root / name, exercises) for name in unlisted]
+
+
+def detect_layout(root: Path) -> str:
+    entries = _visible(root)
+    if (root / "submission_metadata.yml").is_file():
+        return "gradescope"
+    files = [p for p in entries if p.is_file()]
+    if files and sum(bool(CANVAS_NAME.match(p.name)) for p in files) * 2 >= len(files) and \
+            not any(_is_plain_dir(p) for p in entries):
+        return "canvas"
+    folders = [p for p in entries if _is_plain_dir(p)]
+    if folders and all((p / ".git").exists() for p in folders):
+        return "classroom"
+    return "folders"
+
+
+def read_submissions(source: Path, work: Path, exercises: tuple[str, ...]) -> Intake:
+    """Map ``source`` (a folder or a zip) to students; ``work`` is an empty folder for unpacking."""
+    notes: list[str] = []
+    if source.is_file() and source.suffix.lower() == ".zip":
+        root = work / "unpacked"
+        root.mkdir(parents=True)
+        try:
+            count = extract_zip(source, root)
+        except UnsafeArchive as error:
+            raise GradeError(f"{source} was not unpacked: {error}.") from None
+        notes.append(f"Unpacked {count} files from {source.name}.")
+    elif source.is_dir():
+        root = source
+    else:
+        raise GradeError(f"{source} is neither a folder of submissions nor a zip of one.")
+    root = _descend(root, notes, source.name)
+    layout = detect_layout(root)
+    if layout == "gradescope":
+        submissions = _read_gradescope(root, exercises, notes)
+    elif layout == "canvas":
+        submissions = _read_canvas(root, work, exercises, notes)
+    elif layout == "classroom":
+        submissions = _read_classroom(root, exercises)
+    else:
+        submissions = _read_folders(root, exercises)
+    unique: dict[str, Submission] = {}
+    for submission in submissions:
+        if submission.id in unique:
+            notes.append(f"Two submissions are both named {submission.id!r}; only the first was graded.")
+            continue
+        unique[submission.id] = submission
+    return Intake(layout, tuple(sorted(unique.values(), key=lambda s: s.id)), tuple(notes))
+
+
+def annotate(result: StudentResult, submission: Submission) -> StudentResult:
+    """The student's result with what intake found: notices, and near misses in place of 'not submitted'."""
+    near = dict(submission.near_misses)
+    exercises = []
+    notices = list(submission.notices)
+    for exercise in result.exercises:
+        found = near.get(exercise.name)
+        if found and exercise.status == "missing":
+            text = (f"Found {found} but no {exercise.name}.py; it looks like this exercise under another name, "
+                    f"so it was not graded: rename it {exercise.name}.py.")
+            tests = tuple(replace(t, message=text) if t.message.startswith(f"{exercise.name}.py was not submitted")
+                          else t for t in exercise.tests)
+            exercise = replace(exercise, message=text, tests=tests)
+            notices.append(f"{found} looks like {exercise.name}.py under another name; it was not graded.")
+        exercises.append(exercise)
+    return replace(result, exercises=tuple(exercises), notices=tuple(notices))

@@ -1,0 +1,212 @@
+"""Pull requests and GitHub Classroom: only the exercise files of a commit count, hidden checks
+show pass or fail only, and the outputs follow what GitHub and Classroom's reporter read."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from autograder import cli
+from autograder.catalogue import write_submission
+from autograder.release import build_release
+from autograder.student_view import HIDDEN_VERDICTS
+from conftest import MUTANTS, ROOT, SOLUTIONS
+
+WORKFLOWS = [ROOT / ".github" / "workflows" / "grade.yml", ROOT / "ci" / "classroom.yml"]
+
+# Written from autograding-grading-reporter's source: main.js decodes base64 JSON from
+# <RUNNER>_RESULTS and fails on status "fail"/"error"; aggregate-results.js and console-results.js
+# read results.max_score and tests[].status ("pass" counts), tests[].name, tests[].message;
+# notify-classroom.js adds up tests[].score against results.max_score.
+CLASSROOM_SCHEMA = {
+    "type": "object",
+    "required": ["status", "max_score", "tests"],
+    "properties": {
+        "version": {"type": "integer"},
+        "status": {"enum": ["pass", "fail", "error"]},
+        "max_score": {"type": "number", "exclusiveMinimum": 0},
+        "tests": {"type": "array", "minItems": 1, "items": {
+            "type": "object",
+            "required": ["name", "status", "score", "message"],
+            "properties": {
+                "name": {"type": "string", "minLength": 1},
+                "status": {"enum": ["pass", "fail", "error"]},
+                "score": {"type": "number", "minimum": 0},
+                "max_score": {"type": "number", "minimum": 0},
+                "message": {"type": "string"},
+            },
+        }},
+    },
+}
+
+
+def git(repo: Path, *args: str) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env).stdout
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory) -> Path:
+    """A course repository made from the release (the base) and a pull request branch ``pr``
+    that edits a grader, adds conftest.py files, edits the workflow, links one exercise to the
+    reference and solves scalar_chain."""
+    repo = tmp_path_factory.mktemp("course") / "repo"
+    build_release(ROOT, repo)
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    git(repo, "checkout", "-qb", "pr")
+    (repo / "graders" / "test_scalar_chain.py").write_text(
+        'EXERCISE = "scalar_chain"\n\ndef test_trivial():\n    """Always passes."""\n')
+    cheat = "import pytest\n\n@pytest.hookimpl(tryfirst=True)\ndef pytest_collection_modifyitems(items):\n    items.clear()\n"
+    (repo / "conftest.py").write_text(cheat)
+    (repo / "graders" / "conftest.py").write_text(cheat)
+    (repo / "graders" / "pytest.ini").write_text("[pytest]\naddopts = -p no:autograder\n")
+    workflow = repo / ".github" / "workflows" / "grade.yml"
+    workflow.write_text(workflow.read_text().replace("ci_grade", "ci_grade --pass-mark 0"))
+    shutil.copy(SOLUTIONS / "scalar_chain.py", repo / "exercises" / "scalar_chain.py")
+    (repo / "exercises" / "clipping.py").unlink()
+    (repo / "exercises" / "init_std.py").rename(repo / "exercises" / "Init_Std.py")
+    os.symlink("../../../solutions/clipping.py", repo / "exercises" / "clipping.py")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "student pull request")
+    git(repo, "checkout", "-q", "main")
+    return repo
+
+
+def run_ci_grade(repo: Path, *args: str) -> subprocess.CompletedProcess:
+    """The grading step as the workflow runs it: from the trusted base checkout."""
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    env.pop("GITHUB_STEP_SUMMARY", None)
+    return subprocess.run([sys.executable, "-m", "autograder.ci_grade", *args], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_only_the_exercise_change_counts(course, tmp_path):
+    summary = tmp_path / "summary.md"
+    summary.write_text("Earlier step's summary.\n")
+    output = tmp_path / "github_output"
+    done = run_ci_grade(course, "--head", "pr", "--pass-mark", "10", "--seed", "7", "--summary", str(summary),
+                        "--comment", str(tmp_path / "comment.md"), "--classroom-output", str(output))
+    assert done.returncode in (0, 1), done.stderr
+    result = json.loads(base64.b64decode(output.read_text().strip().removeprefix("result=")))
+    jsonschema.validate(result, CLASSROOM_SCHEMA)
+    base_checks = (course / "graders" / "test_scalar_chain.py").read_text().count("\ndef test_")
+    scalar = [t for t in result["tests"] if t["name"].startswith("scalar_chain: ")]
+    assert len(scalar) == base_checks > 1
+    assert all(t["status"] == "pass" for t in scalar)
+    others = [t for t in result["tests"] if not t["name"].startswith("scalar_chain: ")]
+    assert others and all(t["status"] != "pass" for t in others)  # stubs, and the link was not followed
+    assert sum(t["score"] for t in result["tests"]) == sum(t["max_score"] for t in scalar) > 0
+    comment = (tmp_path / "comment.md").read_text()
+    assert comment.startswith("<!-- gradient-kit:report -->")
+    assert "exercises/clipping.py is not a regular file" in comment
+    assert "Found exercises/Init_Std.py but no exercises/init_std.py" in comment
+    text = summary.read_text()
+    assert text.startswith("Earlier step's summary.\n") and "# Feedback for exercises" in text
+    # A pass mark above what the exercise change earns fails the check.
+    assert run_ci_grade(course, "--head", "pr", "--pass-mark", "90", "--seed", "7").returncode == 1
+
+
+def test_a_pull_request_that_only_edits_the_graders_earns_nothing(course, tmp_path):
+    git(course, "checkout", "-qb", "cheat", "pr")
+    try:
+        git(course, "checkout", "-q", "main", "--", "exercises")
+        git(course, "commit", "-qam", "graders only")
+    finally:
+        git(course, "checkout", "-q", "main")
+    done = run_ci_grade(course, "--head", "cheat", "--pass-mark", "1", "--classroom-output", str(tmp_path / "o"))
+    assert done.returncode == 1, done.stdout + done.stderr
+    result = json.loads(base64.b64decode((tmp_path / "o").read_text().strip().removeprefix("result=")))
+    assert sum(t["score"] for t in result["tests"]) == 0 and result["status"] == "fail"
+
+
+def test_a_missing_head_is_one_sentence(course):
+    done = run_ci_grade(course, "--head", "no-such-branch")
+    assert done.returncode == 2 and done.stderr.startswith("error: git rev-parse") and done.stderr.count("\n") == 1
+
+
+def test_hidden_checks_show_only_pass_or_fail_with_student_view(capsys, tmp_path):
+    entry = next(e for e in MUTANTS if e.exercise == "clipping" and "test_matches_reference_on_random_gradients" in e.killed_by)
+    folder = write_submission(entry, SOLUTIONS, tmp_path / "mutant")
+    for view, name in (([], "full"), (["--student-view"], "student")):
+        cli.main(["check", str(folder), "--seed", "3", "--json", str(tmp_path / f"{name}.json"),
+                  "--markdown", str(tmp_path / f"{name}.md"), *view])
+        capsys.readouterr()
+    def hidden(name):
+        student = json.loads((tmp_path / f"{name}.json").read_text())["students"][0]
+        return [t for e in student["exercises"] if e["name"] == "clipping" for t in e["tests"]
+                if t["visibility"] == "hidden" and t["status"] == "failed"]
+    full, student = hidden("full"), hidden("student")
+    # The plugin never records a hidden check's inputs or expected values; the student view also
+    # drops its hint, as a release shows it.
+    assert full and "expected" not in full[0]["message"] and full[0]["hint"]
+    assert [t["message"] for t in student] == [HIDDEN_VERDICTS["failed"]] * len(full)
+    assert all(not t["hint"] and not t["detail"] and t["output"] is None for t in student)
+    assert full[0]["message"].split(";")[0][:40] not in (tmp_path / "student.md").read_text()
+
+
+def test_markdown_appends_and_pass_mark_sets_the_exit_code(capsys, tmp_path):
+    summary = tmp_path / "summary.md"
+    summary.write_text("kept\n")
+    folder = tmp_path / "one"
+    folder.mkdir()
+    shutil.copy(SOLUTIONS / "scalar_chain.py", folder)
+    assert cli.main(["check", str(folder), "--seed", "1", "--markdown", str(summary)]) == 1
+    assert cli.main(["check", str(folder), "--seed", "1", "--markdown", str(summary), "--pass-mark", "5"]) == 0
+    assert cli.main(["check", str(folder), "--seed", "1", "--pass-mark", "95"]) == 1
+    capsys.readouterr()
+    text = summary.read_text()
+    assert text.startswith("kept\n") and text.count("# Feedback for one") == 2
+    (folder / "Clipping.py.txt").write_text("x")
+    cli.main(["check", str(folder), "--seed", "1"])
+    assert "Found Clipping.py.txt but no clipping.py" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
+def test_workflows_pass_actionlint(workflow):
+    actionlint = shutil.which("actionlint")
+    assert actionlint, "actionlint is missing: pip install -e '.[test]'"
+    done = subprocess.run([actionlint, "-no-color", str(workflow)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_pull_request_workflow_never_runs_head_code_with_a_write_token():
+    workflow = yaml.safe_load(WORKFLOWS[0].read_text())
+    assert list(workflow[True]) == ["pull_request_target"]  # YAML reads the key `on` as True
+    assert workflow["permissions"] == {}
+    grade, comment = workflow["jobs"]["grade"], workflow["jobs"]["comment"]
+    assert grade["permissions"] == {"contents": "read"}
+    checkout = next(s for s in grade["steps"] if s.get("uses", "").startswith("actions/checkout"))
+    assert checkout["with"]["ref"] == "${{ github.event.pull_request.base.sha }}"
+    assert any("autograder.ci_grade" in s.get("run", "") for s in grade["steps"])
+    assert "write" in comment["permissions"].values()
+    assert not any("run" in s or "actions/checkout" in s.get("uses", "") for s in comment["steps"])
+    assert not any("head.sha" in json.dumps(s) or "head.ref" in json.dumps(s) for s in grade["steps"])
+
+
+def test_classroom_result_leaves_pending_checks_out_and_carries_points_and_messages():
+    from autograder.classroom import classroom_result, encode_result
+    from autograder.model import CheckResult, exercise_result, student_result
+
+    checks = (CheckResult("test_a", "Keeps the sign.", 2.0, 2.0, "passed"),
+              CheckResult("test_b", "Depth 0.", 0.0, 1.0, "failed", message="f(0) returned 0", hint="Return 1.0."),
+              CheckResult("test_c", "Hangs?", 0.0, 1.0, "timeout", message="timed out"),
+              CheckResult("test_h", "Hidden.", 0.0, 3.0, "pending", visibility="hidden"))
+    student = student_result("ada", (exercise_result("scalar_chain", "Chain", checks),))
+    result = classroom_result(student, passed=False)
+    jsonschema.validate(result, CLASSROOM_SCHEMA)
+    assert [t["status"] for t in result["tests"]] == ["pass", "fail", "error"]
+    assert result["max_score"] == 4 and sum(t["score"] for t in result["tests"]) == 2
+    assert result["tests"][1]["message"] == "f(0) returned 0 Hint: Return 1.0."
+    assert json.loads(base64.b64decode(encode_result(result))) == result

@@ -1,0 +1,86 @@
+"""Dask: a LocalCluster of two worker processes grades exactly as the local run does."""
+
+from __future__ import annotations
+
+import pytest
+
+from autograder.catalogue import write_submission
+from autograder.model import to_dict
+from autograder.runner import grade_batch
+from conftest import MUTANTS, ROOT, SOLUTIONS, settings
+
+import distributed  # noqa: E402  (in the test extra, so that this proof runs in CI)
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                       dashboard_address=":0", silence_logs=40)
+    with distributed.Client(cluster) as connected:
+        yield connected
+    cluster.close()
+
+
+def test_local_cluster_results_equal_the_local_run(client, tmp_path):
+    from autograder.distributed import grade_on_dask
+
+    import os
+    import shutil
+
+    mutant = next(e for e in MUTANTS if e.exercise == "scalar_chain")
+    odd = tmp_path / "odd"  # the stubs, with a link, a folder and a file too large in place of three
+    shutil.copytree(ROOT / "exercises", odd)
+    for name in ("scalar_chain.py", "clipping.py", "init_std.py"):
+        (odd / name).unlink()
+    os.symlink(SOLUTIONS / "scalar_chain.py", odd / "scalar_chain.py")
+    (odd / "clipping.py").mkdir()
+    (odd / "init_std.py").write_text("#" * (2 << 20))
+    students = [("reference", SOLUTIONS), ("odd", odd),
+                ("mutant", write_submission(mutant, SOLUTIONS, tmp_path / "mutant"))]
+    chosen = settings(seed=99)
+    local = grade_batch(students, chosen, jobs=1)
+    seen = []
+    remote = grade_on_dask(students, chosen, "", seen.append, client=client)
+    assert [to_dict(r) for r in remote] == [to_dict(r) for r in local]
+    assert sorted(r.id for r in seen) == ["mutant", "odd", "reference"]
+    odd_messages = {t.message for e in remote[1].exercises for t in e.tests} | {
+        e.problem.message for e in remote[1].exercises if e.problem is not None}
+    assert any("symbolic link" in m for m in odd_messages) and any("is a folder" in m for m in odd_messages)
+    assert remote[0].score == remote[0].max_score > remote[2].score
+
+
+def test_a_worker_with_several_threads_stops_the_run(tmp_path):
+    from autograder.distributed import ClusterProblem, check_cluster
+
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=2,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as threaded:
+        with pytest.raises(ClusterProblem, match="--nthreads 1"):
+            check_cluster(threaded, settings())
+
+
+def test_grade_command_on_the_cluster_writes_reports_here(client, capsys, tmp_path):
+    import json
+    import shutil
+
+    from autograder import cli
+
+    (tmp_path / "class" / "ada").mkdir(parents=True)
+    shutil.copy(SOLUTIONS / "scalar_chain.py", tmp_path / "class" / "ada")
+    (tmp_path / "class" / "bo").mkdir()
+    code = cli.main(["grade", str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--seed", "4",
+                     "--executor", "dask", "--scheduler", client.scheduler.address, "--allow-unsandboxed"])
+    assert code == 0, capsys.readouterr().err
+    students = json.loads((tmp_path / "out" / "results.json").read_text())["students"]
+    assert [s["id"] for s in students] == ["ada", "bo"]
+    assert students[0]["exercises"][0]["score"] == students[0]["exercises"][0]["max_score"] > 0
+    assert (tmp_path / "out" / "reports" / "bo.html").is_file()
+
+
+def test_no_scheduler_is_one_sentence(capsys, tmp_path):
+    from autograder import cli
+
+    (tmp_path / "class" / "ada").mkdir(parents=True)
+    code = cli.main(["grade", str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--executor", "dask",
+                     "--allow-unsandboxed"])
+    err = capsys.readouterr().err
+    assert code == 2 and "--scheduler tcp://HOST:PORT" in err and not (tmp_path / "out").exists()

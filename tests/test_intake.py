@@ -1,0 +1,204 @@
+"""Submissions as LMSs export them: every layout mapped to students, zips unpacked safely.
+
+The fixtures follow each LMS's documented layout: Canvas's "Download Submissions" file names,
+Gradescope's "Export Submissions" (submission_metadata.yml beside submission_<id>/ folders),
+GitHub Classroom's clone of every repository (<assignment>-<login>/ with .git).
+"""
+
+from __future__ import annotations
+
+import stat
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from autograder.archive import UnsafeArchive, ZipLimits, extract_zip
+from autograder.errors import GradeError
+from autograder.intake import annotate, read_submissions
+from autograder.model import CheckResult, exercise_result, student_result
+from conftest import COURSE
+
+EXERCISES = tuple(e.name for e in COURSE)
+CODE = "def f():\n    return 1\n"
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def zipped(path: Path, files: dict[str, str]) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+    return path
+
+
+def by_id(intake):
+    return {s.id: s for s in intake.submissions}
+
+
+def test_canvas_download_keeps_the_newest_resubmission_and_flags_near_misses(tmp_path):
+    source = zipped(tmp_path / "submissions.zip", {
+        "okaforamara_1234_56789_scalar_chain.py": "old = 1\n",
+        "okaforamara_1234_56789_scalar_chain-1.py": "old = 2\n",
+        "okaforamara_1234_56789_scalar_chain-2.py": "newest = 3\n",
+        "okaforamara_1234_56789_init_std.py": CODE,
+        "carterben_late_2345_56790_Scalar_Chain.py": CODE,
+        "carterben_late_2345_56790_init_std.py.txt": CODE,
+        "__MACOSX/._okaforamara_1234_56789_scalar_chain.py": "junk",
+        ".DS_Store": "junk",
+    })
+    intake = read_submissions(source, tmp_path / "work", EXERCISES)
+    assert intake.layout == "canvas"
+    students = by_id(intake)
+    assert sorted(students) == ["carterben", "okaforamara"]
+    amara = students["okaforamara"]
+    assert (amara.folder / "scalar_chain.py").read_text() == "newest = 3\n"
+    assert sorted(p.name for p in amara.folder.iterdir()) == ["init_std.py", "scalar_chain.py"]
+    assert "1234" in amara.aliases
+    assert any("scalar_chain-2.py" in n for n in amara.notices)
+    ben = students["carterben"]
+    assert dict(ben.near_misses) == {"scalar_chain": "Scalar_Chain.py", "init_std": "init_std.py.txt"}
+    assert "Canvas marked this submission late." in ben.notices
+
+
+def test_gradescope_export_maps_submitters_and_descends_into_nested_folders(tmp_path):
+    metadata = """submission_111:
+  :submitters:
+  - :name: Ada Lovelace
+    :sid: 'a001'
+    :email: ada@example.edu
+  :created_at: 2026-11-01 10:00:00.000000000 -07:00
+  :score: 0.0
+submission_222:
+  :submitters:
+  - :name: Pair One
+    :sid: 'b002'
+    :email: one@example.edu
+  - :name: Pair Two
+    :sid: ''
+    :email: two@example.edu
+  :created_at: 2026-11-02 10:00:00.000000000 -07:00
+"""
+    source = zipped(tmp_path / "export.zip", {
+        # A key that names a path is never followed: ../assignment_987_export/elsewhere is no submission.
+        "assignment_987_export/submission_metadata.yml":
+            metadata + "../assignment_987_export/elsewhere:\n  :submitters:\n  - :sid: 'x9'\n",
+        "assignment_987_export/submission_111/scalar_chain.py": CODE,
+        "assignment_987_export/submission_222/hw1/scalar_chain.py": CODE,
+        "assignment_987_export/submission_222/hw1/scalar_chain.py~": "backup",
+        "assignment_987_export/elsewhere/scalar_chain.py": CODE,
+    })
+    intake = read_submissions(source, tmp_path / "work", EXERCISES)
+    assert intake.layout == "gradescope"
+    assert any("assignment_987_export" in n for n in intake.notes)
+    students = by_id(intake)
+    assert sorted(students) == ["a001", "b002", "elsewhere", "two@example.edu"]  # unlisted: by folder name
+    assert any("../assignment_987_export/elsewhere" in n and "not a submission folder" in n for n in intake.notes)
+    assert students["a001"].folder.name == "submission_111"
+    assert "ada@example.edu" in students["a001"].aliases
+    assert students["b002"].folder.name == "hw1" and students["two@example.edu"].folder.name == "hw1"
+    assert any("hw1/" in n for n in students["b002"].notices)
+
+
+def test_github_classroom_clones_map_repositories_to_logins(tmp_path):
+    root = write(tmp_path / "clones", {
+        "hw1-gradients-ada-l/.git/HEAD": "ref: refs/heads/main\n",
+        "hw1-gradients-ada-l/exercises/scalar_chain.py": CODE,
+        "hw1-gradients-ada-l/README.md": "x",
+        "hw1-gradients-bob/.git/HEAD": "ref: refs/heads/main\n",
+        "hw1-gradients-bob/exercises/clipping.py": CODE,
+    })
+    intake = read_submissions(root, tmp_path / "work", EXERCISES)
+    assert intake.layout == "classroom"
+    students = by_id(intake)
+    assert sorted(students) == ["ada-l", "bob"]
+    assert students["ada-l"].folder == root / "hw1-gradients-ada-l" / "exercises"
+
+
+def test_folders_one_per_student_with_a_wrapping_folder(tmp_path):
+    root = write(tmp_path / "download", {
+        "class/ada/scalar_chain.py": CODE,
+        "class/ada/.scalar_chain.py.swp": "x",
+        "class/bo/Scalar_Chain.py": CODE,
+        "class/.git/config": "x",
+        "__MACOSX/class/._ada": "x",
+    })
+    intake = read_submissions(root, tmp_path / "work", EXERCISES)
+    assert intake.layout == "folders"
+    assert [s.id for s in intake.submissions] == ["ada", "bo"]
+    assert any("class/" in n for n in intake.notes)
+    assert by_id(intake)["ada"].near_misses == ()
+    assert by_id(intake)["bo"].near_misses == (("scalar_chain", "Scalar_Chain.py"),)
+
+
+def test_a_plain_zip_of_student_folders(tmp_path):
+    source = zipped(tmp_path / "class.zip", {"ada/scalar_chain.py": CODE, "bo/clipping.py": CODE})
+    intake = read_submissions(source, tmp_path / "work", EXERCISES)
+    assert [s.id for s in intake.submissions] == ["ada", "bo"]
+    assert (intake.submissions[0].folder / "scalar_chain.py").read_text() == CODE
+
+
+@pytest.mark.parametrize("name", ["../evil.py", "/abs/evil.py", "a/../../evil.py", "C:/evil.py"])
+def test_zip_path_traversal_is_refused_and_writes_nothing_outside(tmp_path, name):
+    source = zipped(tmp_path / "bad.zip", {name: "x"})
+    with pytest.raises(GradeError, match="outside its folder"):
+        read_submissions(source, tmp_path / "work", EXERCISES)
+    assert not (tmp_path / "evil.py").exists() and not Path("/abs/evil.py").exists()
+
+
+def test_zip_symlink_is_refused(tmp_path):
+    source = tmp_path / "link.zip"
+    with zipfile.ZipFile(source, "w") as archive:
+        info = zipfile.ZipInfo("ada/scalar_chain.py")
+        info.external_attr = (stat.S_IFLNK | 0o777) << 16
+        archive.writestr(info, "/work/main/solutions/scalar_chain.py")
+    with pytest.raises(UnsafeArchive, match="symbolic link"):
+        extract_zip(source, tmp_path / "out")
+
+
+def test_zip_bomb_stops_at_the_limit_counted_while_writing(tmp_path):
+    source = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(source, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("ada/scalar_chain.py", "0" * 200_000)
+    (tmp_path / "out").mkdir()
+    with pytest.raises(UnsafeArchive, match="more than"):
+        extract_zip(source, tmp_path / "out", ZipLimits(max_file_bytes=50_000))
+    with pytest.raises(UnsafeArchive, match="entries"):
+        extract_zip(source, tmp_path / "out2", ZipLimits(max_members=0))
+
+
+def test_a_students_bad_zip_costs_only_that_student(tmp_path):
+    inner = zipped(tmp_path / "inner.zip", {"../escape.py": "x"})
+    good = zipped(tmp_path / "good.zip", {"hw/scalar_chain.py": CODE})
+    root = tmp_path / "canvas"
+    root.mkdir()
+    (root / "evex_1_2_hw.zip").write_bytes(inner.read_bytes())
+    (root / "goodg_3_4_hw.zip").write_bytes(good.read_bytes())
+    students = by_id(read_submissions(root, tmp_path / "work", EXERCISES))
+    assert any("was not unpacked" in n for n in students["evex"].notices)
+    assert (students["goodg"].folder / "scalar_chain.py").read_text() == CODE
+
+
+def test_near_miss_replaces_not_submitted_in_the_report():
+    check = CheckResult("test_a", "A.", 0.0, 1.0, "failed", message="scalar_chain.py was not submitted, so its checks score 0.")
+    missing = exercise_result("scalar_chain", "Chain", (check,), "missing", "scalar_chain.py was not submitted.")
+    result = student_result("bo", (missing,))
+    from autograder.intake import Submission
+    annotated = annotate(result, Submission("bo", Path("."), ("Your files were inside hw/.",),
+                                            near_misses=(("scalar_chain", "Scalar_Chain.py"),)))
+    exercise = annotated.exercises[0]
+    assert "not submitted" not in exercise.message and "Scalar_Chain.py" in exercise.message
+    assert "Scalar_Chain.py" in exercise.tests[0].message
+    assert annotated.notices[0] == "Your files were inside hw/."
+    assert annotated.score == result.score
+
+
+def test_nothing_to_read_is_one_sentence(tmp_path):
+    with pytest.raises(GradeError, match="neither a folder"):
+        read_submissions(tmp_path / "nope.zip", tmp_path / "work", EXERCISES)
