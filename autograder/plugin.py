@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from . import sandbox
+from .budget import Budget
 from .client import StudentModule
 from .problems import CheckFailed, StudentProblem
 
@@ -49,15 +50,23 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         pytest.skip(PENDING_REASON)
 
 
+def _limits(config: pytest.Config) -> sandbox.Limits:
+    return sandbox.Limits.for_call_timeout(config.getoption("--call-timeout"), config.getoption("--memory-mb") << 20)
+
+
+@pytest.fixture(scope="session")
+def submission_budget(request: pytest.FixtureRequest) -> Budget:
+    """The running time all of one submission's exercises share (one pytest run grades one submission)."""
+    return Budget(_limits(request.config).submission_seconds, "your whole submission")
+
+
 @pytest.fixture(scope="module")
-def student(request: pytest.FixtureRequest):
+def student(request: pytest.FixtureRequest, submission_budget: Budget):
     """The student's file for this grader's exercise, running in a worker process."""
     exercise = request.module.EXERCISE
     config = request.config
-    limits = sandbox.Limits(call_timeout=config.getoption("--call-timeout"),
-                            memory_bytes=config.getoption("--memory-mb") << 20)
     module = StudentModule(Path(config.getoption("--submission")) / f"{exercise}.py", exercise,
-                           config.getoption("--isolation"), limits)
+                           config.getoption("--isolation"), _limits(config), submission_budget)
     yield module
     module.close()
 

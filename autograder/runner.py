@@ -19,6 +19,7 @@ from typing import Callable
 import pytest
 from pytest_jsonreport.plugin import JSONReport
 
+from . import sandbox
 from .model import Exercise, StudentResult, exercise_result, load_course, student_result
 from .parse import parse_student
 
@@ -107,7 +108,10 @@ def grade_batch(students: list[tuple[str, Path]], settings: Settings, jobs: int,
         if not pending:
             break
         context = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        # Pool processes die with this one, and take their workers with them (sandbox.spawn).
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                                    initializer=sandbox.die_with_parent,
+                                                    initargs=(os.getpid(),)) as pool:
             futures = {pool.submit(grade_one, sid, folder, settings): sid for sid, folder in pending}
             for future in concurrent.futures.as_completed(futures):
                 sid = futures[future]

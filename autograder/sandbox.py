@@ -32,16 +32,37 @@ ISOLATIONS = ("bubblewrap", "process")
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-worker resource limits; every mode applies them."""
+    """Per-worker resource limits; every mode applies them.
+
+    ``call_timeout`` and ``load_timeout`` are seconds of CPU time, which a busy host does not
+    eat into; the wall clock bounds a call only as a generous backstop (:meth:`wall_bound`). The
+    budgets bound all the time a student's workers may keep the grader waiting, per exercise and
+    per submission, so that a student slow on every call cannot stretch a run without end.
+    """
 
     call_timeout: float = 3.0
     load_timeout: float = 15.0
+    exercise_seconds: float = 60.0
+    submission_seconds: float = 180.0
+    shared_bytes: int = 16 << 20  # arrays a check wants to see again after the call (arena.py)
     cpu_seconds: int = 120
     memory_bytes: int = 1 << 30
     file_bytes: int = 1 << 20
     processes: int = 8  # a student needs none; a few keep fork bombs and fork-and-hoard small
     tmp_bytes: int = 64 << 20  # the private /tmp under bubblewrap is RAM: bound it
     reply_bytes: int = 32 << 20
+
+    @classmethod
+    def for_call_timeout(cls, call_timeout: float, memory_bytes: int) -> "Limits":
+        """The limits for a chosen per-call timeout: the budgets grow with it, never below the defaults."""
+        return cls(call_timeout=call_timeout, memory_bytes=memory_bytes,
+                   exercise_seconds=max(cls.exercise_seconds, 20 * call_timeout),
+                   submission_seconds=max(cls.submission_seconds, 60 * call_timeout))
+
+    @staticmethod
+    def wall_bound(cpu_seconds: float) -> float:
+        """Wall-clock seconds after which a call that may use ``cpu_seconds`` of CPU is given up."""
+        return max(3 * cpu_seconds, cpu_seconds + 10)
 
 
 def _runtime_paths() -> list[str]:
@@ -123,8 +144,26 @@ def best_isolation() -> str:
     return "bubblewrap" if bubblewrap_works() else "process"
 
 
-def _limit_resources(limits: Limits, count_processes: bool, group: WorkerCgroup | None) -> None:
-    # Runs in the child between fork and exec: only async-signal-safe-ish calls.
+PR_SET_PDEATHSIG = 1
+
+
+@functools.lru_cache(maxsize=None)
+def _libc():
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def die_with_parent(parent: int) -> None:
+    """SIGKILL this process when its parent dies; if the parent is already gone, end now."""
+    _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # it died before the prctl: no signal will ever come
+        os._exit(1)
+
+
+def _limit_resources(limits: Limits, count_processes: bool, group: WorkerCgroup | None, parent: int) -> None:
+    # Runs in the child between fork and exec: only async-signal-safe-ish calls (libc is loaded).
+    die_with_parent(parent)
     for kind, value in ((resource.RLIMIT_CPU, limits.cpu_seconds), (resource.RLIMIT_AS, limits.memory_bytes),
                         (resource.RLIMIT_FSIZE, limits.file_bytes), (resource.RLIMIT_CORE, 0)):
         resource.setrlimit(kind, (value, value))
@@ -145,13 +184,16 @@ PR_SET_CHILD_SUBREAPER = 36
 @functools.lru_cache(maxsize=None)
 def _become_subreaper() -> bool:
     """Orphans of a worker (a student's double fork) are re-parented to us, so we can end them."""
-    import ctypes
-
-    return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    return _libc().prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
 
 
-def spawn(isolation: str, limits: Limits) -> subprocess.Popen:
-    """Start one worker; the caller owns it and must call :func:`kill`."""
+def spawn(isolation: str, limits: Limits, pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
+    """Start one worker; the caller owns it and must call :func:`kill`.
+
+    The worker (bwrap itself under bubblewrap) gets SIGKILL when this process dies; bwrap's
+    --die-with-parent passes that on to the sandbox, whose pid namespace ends with it.
+    ``pass_fds`` are inherited by the worker at the same numbers.
+    """
     jail = uid = None
     if isolation == "bubblewrap":
         command = _bwrap_command(_python(), limits)
@@ -170,16 +212,46 @@ def spawn(isolation: str, limits: Limits) -> subprocess.Popen:
         raise ValueError(f"unknown isolation {isolation!r}")
     # The tree's memory: the worker, a few children of its own, and its private /tmp.
     group = WorkerCgroup.create(2 * limits.memory_bytes + limits.tmp_bytes, limits.processes + 4)
+    _libc()  # loaded here, not between fork and exec
     process = subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
         env=env, cwd="/" if isolation == "process" else None, start_new_session=True,
-        preexec_fn=functools.partial(_limit_resources, limits, isolation == "bubblewrap" or os.getuid() != 0, group), close_fds=True,
+        preexec_fn=functools.partial(_limit_resources, limits, isolation == "bubblewrap" or os.getuid() != 0, group,
+                                     os.getpid()),
+        close_fds=True, pass_fds=pass_fds,
     )
     process.jail = jail  # removed again by kill()
     process.group = group
     process.worker_uid = uid if jail else None  # everything running as it is killed by kill()
     _LIVE_WORKERS.add(process.pid)
     return process
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(process: subprocess.Popen) -> float | None:
+    """CPU time used so far by the worker and every process under it, as the kernel counts it.
+
+    Read by the grader from /proc, so student code cannot understate it; None once the worker
+    is gone. Under bubblewrap the tree is bwrap, its init and the worker, plus what the student
+    started; reaped children count through their parents' totals.
+    """
+    total, pending, seen = 0, [process.pid], 0
+    while pending and seen < 64:
+        pid = pending.pop()
+        seen += 1
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+            total += sum(int(fields[i]) for i in (11, 12, 13, 14))  # utime, stime, cutime, cstime
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children", "rb") as handle:
+                    pending += [int(child) for child in handle.read().split()]
+        except (OSError, IndexError, ValueError):
+            if pid == process.pid:
+                return None
+    return total / CLOCK_TICKS
 
 
 def _process_table() -> list[tuple[int, int, int, str]]:
