@@ -45,6 +45,7 @@ class Limits:
     exercise_seconds: float = 60.0
     submission_seconds: float = 180.0
     shared_bytes: int = 16 << 20  # arrays a check wants to see again after the call (arena.py)
+    wall_slack: float = 10.0  # wall-clock seconds a call may wait beyond its CPU time, at least
     cpu_seconds: int = 120
     memory_bytes: int = 1 << 30
     file_bytes: int = 1 << 20
@@ -59,10 +60,9 @@ class Limits:
                    exercise_seconds=max(cls.exercise_seconds, 20 * call_timeout),
                    submission_seconds=max(cls.submission_seconds, 60 * call_timeout))
 
-    @staticmethod
-    def wall_bound(cpu_seconds: float) -> float:
+    def wall_bound(self, cpu_seconds: float) -> float:
         """Wall-clock seconds after which a call that may use ``cpu_seconds`` of CPU is given up."""
-        return max(3 * cpu_seconds, cpu_seconds + 10)
+        return max(3 * cpu_seconds, cpu_seconds + self.wall_slack)
 
 
 def _runtime_paths() -> list[str]:
