@@ -15,17 +15,17 @@ from __future__ import annotations
 import copy
 import os
 import secrets
-import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import arena, channel, codec, sandbox
+from . import arena, channel, codec, draws, sandbox
+from .proctree import cpu_seconds
 from .budget import Budget
 from .problems import (BadReply, FunctionMissing, ImportFailed, NotImplementedYet, StudentRaised,
                        StudentTimeout, SubmissionMissing, SubmissionUnreadable, WorkerCrashed)
+from .submission import read_source
 
-MAX_SOURCE_BYTES = 1 << 20
 MAX_TIMEOUTS = 4
 HEAD_CHARS = TAIL_CHARS = 4000
 SLOW_HINT = ("A correct solution takes milliseconds per call: look for sleep(), a loop that never ends, "
@@ -43,38 +43,6 @@ class CallResult:
     warnings: tuple = ()
     args_after: list | None = None
     kwargs_after: dict | None = None
-
-
-def read_source(path: Path) -> str:
-    """The text of a student's file, or a one-sentence reason it cannot be graded."""
-    name = path.name
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        raise SubmissionMissing(f"{name} was not submitted, so its checks score 0.",
-                                f"Add {name} to your submission folder.") from None
-    except OSError as exc:
-        raise SubmissionUnreadable(f"{name} could not be read ({exc.strerror}).") from None
-    if stat.S_ISLNK(info.st_mode):
-        raise SubmissionUnreadable(f"{name} is a symbolic link; submit the file itself.")
-    if stat.S_ISDIR(info.st_mode):
-        raise SubmissionUnreadable(f"{name} is a folder, not a Python file.")
-    if not stat.S_ISREG(info.st_mode):
-        raise SubmissionUnreadable(f"{name} is not a regular file.")
-    if info.st_size > MAX_SOURCE_BYTES:
-        raise SubmissionUnreadable(f"{name} is {info.st_size / 1e6:.1f} MB; a solution file must be under 1 MB.")
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-        with os.fdopen(descriptor, "rb") as handle:
-            raw = handle.read(MAX_SOURCE_BYTES + 1)
-    except OSError as exc:
-        raise SubmissionUnreadable(f"{name} could not be read ({exc.strerror}).") from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise SubmissionUnreadable(
-            f"{name} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at position {exc.start}).",
-            "Save the file as UTF-8 in your editor.") from None
 
 
 @dataclass
@@ -123,7 +91,7 @@ class StudentModule:
             resolve = arena.resolve_reported(observed)
             return CallResult(
                 value=codec.decode(reply.get("value")),
-                draws=tuple(_decode_draws(reply.get("draws", []))),
+                draws=tuple(draws.decode_logs(reply.get("draws", []))),
                 warnings=tuple(str(w)[:300] for w in reply.get("warnings", [])[:20] if isinstance(w, str)),
                 args_after=arena.after_call(list(args), codec.decode(reply["args_after"], shared=resolve),
                                             where, slots, observed) if return_args else None,
@@ -282,10 +250,10 @@ class StudentModule:
         left = min(b.remaining() for b in self._budgets)
         start = time.monotonic()
         deadline = start + min(wall, left)
-        cpu_start = (sandbox.cpu_seconds(process) or 0.0) if request["op"] != "load" else 0.0
+        cpu_start = (cpu_seconds(process) or 0.0) if request["op"] != "load" else 0.0
 
         def over_limit() -> bool:
-            used = sandbox.cpu_seconds(process)
+            used = cpu_seconds(process)
             return used is not None and used - cpu_start > cpu_limit
 
         stdin, stdout = process.stdin.fileno(), process.stdout.fileno()
@@ -358,23 +326,3 @@ def _seconds(value: float) -> str:
 
 def _sentence_start(phrase: str) -> str:
     return phrase[0].upper() + phrase[1:] if phrase.startswith("the ") else phrase
-
-
-def _decode_draws(raw: object) -> list:
-    if not isinstance(raw, list):
-        raise codec.CodecError("draws must be a list")
-    logs = []
-    for log in raw[:8]:
-        if not isinstance(log, list):
-            raise codec.CodecError("a draw log must be a list")
-        entries = []
-        for entry in log[:20000]:
-            if not isinstance(entry, dict) or not isinstance(entry.get("method"), str):
-                raise codec.CodecError("a draw must name its method")
-            entries.append({"method": entry["method"][:40],
-                            "args": codec.decode(entry.get("args", [])),
-                            "kwargs": codec.decode(entry.get("kwargs", {"__dict__": []})),
-                            "shape": entry.get("shape") if isinstance(entry.get("shape"), list) else [],
-                            "dtype": str(entry.get("dtype", ""))[:16]})
-        logs.append(entries)
-    return logs

@@ -4,7 +4,7 @@ It reads framed requests on its stdin and answers on its stdout, both duplicated
 descriptors before any student code runs; descriptors 0, 1 and 2 then point at /dev/null and
 ``print`` goes to a capped buffer, so student output can neither block the worker nor forge a
 reply by accident. Requests: ``load`` (compile and run a student's source as a module) and
-``call`` (call one of its functions). Only the standard library, numpy and :mod:`codec` are
+``call`` (call one of its functions). Only the standard library, numpy, :mod:`codec` and :mod:`draws` are
 imported: the grader's own package is not on this side.
 """
 
@@ -19,19 +19,12 @@ import types
 import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import codec  # noqa: E402  (the sibling module, mounted next to this file in the sandbox)
+import codec  # noqa: E402  (the sibling modules, mounted next to this file in the sandbox)
+import draws  # noqa: E402
 import numpy as np  # noqa: E402
 
 HEAD_CHARS = 4000
 TAIL_CHARS = 4000
-MAX_LOGGED_DRAWS = 10000
-SAMPLERS = (
-    "normal", "standard_normal", "random", "uniform", "integers", "choice", "permutation",
-    "shuffle", "permuted", "standard_exponential", "exponential", "binomial", "poisson",
-    "beta", "gamma", "standard_gamma", "lognormal", "laplace", "logistic", "standard_t",
-    "standard_cauchy", "chisquare", "multivariate_normal", "bytes", "rayleigh", "weibull",
-    "triangular", "vonmises", "wald", "zipf", "geometric", "pareto", "power", "gumbel",
-)
 
 
 class CappedOutput(io.TextIOBase):
@@ -65,51 +58,6 @@ class CappedOutput(io.TextIOBase):
         taken = {"head": head, "tail": self._tail, "cut": max(cut, 0), "total": self._total}
         self.__init__()
         return taken
-
-
-def _recording_generator(seed: int) -> np.random.Generator:
-    log: list[dict] = []
-    active = [0]  # recorded calls in progress: numpy's samplers call each other, and only the outer one counts
-
-    class RecordingGenerator(np.random.Generator):
-        """A real Generator that writes down every draw, so the grader can replay it."""
-
-    def make_recorder(name):
-        original = getattr(np.random.Generator, name)
-
-        def recorder(self, *args, **kwargs):
-            active[0] += 1
-            try:
-                out = original(self, *args, **kwargs)
-            finally:
-                active[0] -= 1
-            if active[0]:
-                return out
-            if len(log) < MAX_LOGGED_DRAWS:
-                log.append({"method": name, "args": codec.encode(list(args)), "kwargs": codec.encode(dict(kwargs)),
-                            "shape": list(np.shape(out)), "dtype": np.asarray(out).dtype.str})
-            elif log[-1]["method"] != "__overflow__":
-                log.append({"method": "__overflow__"})
-            return out
-
-        recorder.__name__ = name
-        recorder.__doc__ = original.__doc__
-        return recorder
-
-    for name in SAMPLERS:
-        if hasattr(np.random.Generator, name):
-            setattr(RecordingGenerator, name, make_recorder(name))
-
-    def spawn(self, n_children):
-        # Children draw from other streams: log the spawn itself and hand out plain generators,
-        # so their draws are never mistaken for draws on the recorded one.
-        log.append({"method": "spawn", "args": codec.encode([n_children]), "kwargs": codec.encode({}),
-                    "shape": [], "dtype": ""})
-        return [np.random.Generator(child) for child in self.bit_generator.spawn(n_children)]
-
-    RecordingGenerator.spawn = spawn
-    generator = RecordingGenerator(np.random.PCG64(seed))
-    return generator, log
 
 
 def _student_traceback(exc: BaseException, filename: str) -> str:
@@ -194,7 +142,7 @@ class Session:
 
         def materialize(value):
             if isinstance(value, codec.RngSpec):
-                generator, log = _recording_generator(value.seed)
+                generator, log = draws.recording_generator(value.seed)
                 logs.append(log)
                 return generator
             return value
