@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--seed", type=int, default=None,
                          help="seed for the random inputs of hidden checks (default: a fresh one, recorded in the report)")
         sub.add_argument("--timeout", type=float, default=sandbox.Limits.call_timeout,
-                         help="seconds one call of a student function may take (default: %(default)s)")
+                         help="seconds of CPU time one call of a student function may use (default: %(default)s)")
         sub.add_argument("--memory-mb", type=int, default=sandbox.Limits.memory_bytes >> 20,
                          help="address-space limit of a worker in MiB (default: %(default)s)")
         sub.add_argument("--isolation", choices=("auto", *sandbox.ISOLATIONS), default="auto",
