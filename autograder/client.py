@@ -22,6 +22,7 @@ from pathlib import Path
 from . import arena, channel, codec, draws, sandbox
 from .proctree import cpu_seconds
 from .budget import Budget
+from .quiet import QuietLock
 from .problems import (BadReply, FunctionMissing, ImportFailed, NotImplementedYet, StudentRaised,
                        StudentTimeout, SubmissionMissing, SubmissionUnreadable, WorkerCrashed)
 from .submission import read_source
@@ -54,6 +55,7 @@ class StudentModule:
     isolation: str
     limits: sandbox.Limits = field(default_factory=sandbox.Limits)
     submission_budget: Budget | None = None  # shared by every exercise of the submission
+    quiet: QuietLock = field(default_factory=QuietLock)  # shared by the run's pool processes
     _process: object = None
     _source: str | None = None
     _problem: Exception | None = None
@@ -247,31 +249,33 @@ class StudentModule:
         frame = codec.dump_frame(request)
         process = self._process
         wall = self.limits.wall_bound(cpu_limit)
-        left = min(b.remaining() for b in self._budgets)
-        start = time.monotonic()
-        deadline = start + min(wall, left)
-        cpu_start = (cpu_seconds(process) or 0.0) if request["op"] != "load" else 0.0
-
-        def over_limit() -> bool:
-            used = cpu_seconds(process)
-            return used is not None and used - cpu_start > cpu_limit
-
         stdin, stdout = process.stdin.fileno(), process.stdout.fileno()
-        try:
-            channel.send(stdin, frame, deadline, over_limit)
-            header = channel.receive(stdout, codec.HEADER_SIZE, deadline, over_limit)
-            body = channel.receive(stdout, codec.frame_length(header, self.limits.reply_bytes), deadline, over_limit)
-            reply = codec.load_frame(body)
-        except channel.Overrun as overrun:
-            raise self._timed_out(what, overrun.cpu, cpu_limit, wall, left < wall, retried) from None
-        except channel.Closed:
-            return self._crashed(what)
-        except codec.CodecError as exc:
-            self._restart()
-            raise BadReply(f"The worker sent an unreadable reply during {what} ({exc}).") from None
-        finally:
-            for budget in self._budgets:
-                budget.charge(time.monotonic() - start)
+        with self.quiet.hold(alone=retried, wait_seconds=wall):  # a retry runs alone in the class
+            left = min(b.remaining() for b in self._budgets)
+            start = time.monotonic()
+            deadline = start + min(wall, left)
+            cpu_start = (cpu_seconds(process) or 0.0) if request["op"] != "load" else 0.0
+
+            def over_limit() -> bool:
+                used = cpu_seconds(process)
+                return used is not None and used - cpu_start > cpu_limit
+
+            try:
+                channel.send(stdin, frame, deadline, over_limit)
+                header = channel.receive(stdout, codec.HEADER_SIZE, deadline, over_limit)
+                body = channel.receive(stdout, codec.frame_length(header, self.limits.reply_bytes), deadline,
+                                       over_limit)
+                reply = codec.load_frame(body)
+            except channel.Overrun as overrun:
+                raise self._timed_out(what, overrun.cpu, cpu_limit, wall, left < wall, retried) from None
+            except channel.Closed:
+                return self._crashed(what)
+            except codec.CodecError as exc:
+                self._restart()
+                raise BadReply(f"The worker sent an unreadable reply during {what} ({exc}).") from None
+            finally:
+                for budget in self._budgets:
+                    budget.charge(time.monotonic() - start)
         if reply.get("id") != request["id"]:
             self._restart()
             raise BadReply(f"The worker answered out of turn during {what}; its output cannot be trusted.")

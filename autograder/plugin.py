@@ -20,6 +20,7 @@ import pytest
 from . import sandbox
 from .budget import Budget
 from .client import StudentModule
+from .quiet import QuietLock
 from .problems import CheckFailed, StudentProblem
 
 PENDING_REASON = "hidden: graded after submission"
@@ -33,6 +34,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--isolation", default="process", choices=sandbox.ISOLATIONS)
     group.addoption("--call-timeout", type=float, default=sandbox.Limits.call_timeout)
     group.addoption("--memory-mb", type=int, default=sandbox.Limits.memory_bytes >> 20)
+    group.addoption("--quiet-lock", default="", help="lock file the pool processes of one run share (runner.py)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -60,13 +62,21 @@ def submission_budget(request: pytest.FixtureRequest) -> Budget:
     return Budget(_limits(request.config).submission_seconds, "your whole submission")
 
 
+@pytest.fixture(scope="session")
+def quiet_lock(request: pytest.FixtureRequest):
+    """Held shared by every call and exclusively by a retry, across the run's pool processes."""
+    lock = QuietLock(request.config.getoption("--quiet-lock"))
+    yield lock
+    lock.close()
+
+
 @pytest.fixture(scope="module")
-def student(request: pytest.FixtureRequest, submission_budget: Budget):
+def student(request: pytest.FixtureRequest, submission_budget: Budget, quiet_lock: QuietLock):
     """The student's file for this grader's exercise, running in a worker process."""
     exercise = request.module.EXERCISE
     config = request.config
     module = StudentModule(Path(config.getoption("--submission")) / f"{exercise}.py", exercise,
-                           config.getoption("--isolation"), _limits(config), submission_budget)
+                           config.getoption("--isolation"), _limits(config), submission_budget, quiet_lock)
     yield module
     module.close()
 

@@ -12,7 +12,8 @@ import io
 import json
 import multiprocessing
 import os
-from dataclasses import dataclass
+import tempfile
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -33,6 +34,7 @@ class Settings:
     call_timeout: float = 3.0
     memory_mb: int = 1024
     only_submitted: bool = False  # run only the graders of files present (validating one exercise)
+    quiet_lock: str = ""  # set by grade_batch for its pool: see quiet.py
 
 
 def submitted_files(folder: Path, course: tuple[Exercise, ...]) -> set[str]:
@@ -64,6 +66,8 @@ def run_pytest(submission: Path, settings: Settings) -> dict:
     ]
     if settings.reference_dir is not None:
         args.append(f"--reference={settings.reference_dir}")
+    if settings.quiet_lock:
+        args.append(f"--quiet-lock={settings.quiet_lock}")
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         pytest.main(args, plugins=[report_plugin])
     return report_plugin.report or {}
@@ -100,6 +104,12 @@ def grade_batch(students: list[tuple[str, Path]], settings: Settings, jobs: int,
             results.append(grade_one(student_id, folder, settings))
             on_done(results[-1])
         return results
+    with tempfile.NamedTemporaryFile(prefix="gradient-kit-quiet-") as lock:
+        return _grade_in_pool(students, replace(settings, quiet_lock=lock.name), jobs, on_done)
+
+
+def _grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: int,
+                   on_done: Callable[[StudentResult], None]) -> list[StudentResult]:
     results: dict[str, StudentResult] = {}
     pending = list(students)
     # A pool process that dies (it never runs student code, so only a grader bug or the OOM
