@@ -133,11 +133,7 @@ class StudentModule:
                 os.write(self._process.stdin.fileno(), codec.dump_frame({"op": "exit"}))
             except OSError:
                 pass
-            sandbox.kill(self._process)
-            self._process = None
-        if self._arena is not None:
-            self._arena.close()
-            self._arena = None
+        self._restart()
 
     # --- internals ---------------------------------------------------------------------------
 
@@ -165,10 +161,10 @@ class StudentModule:
         except (SubmissionMissing, SubmissionUnreadable, FunctionMissing) as problem:
             self._problem = problem
             raise
-        if self._arena is None:
-            self._arena = arena.SharedArena(self.limits.shared_bytes)
         what = f"the import of {self.path.name}"
         for attempt in (1, 2):
+            # A fresh arena per worker: nothing a worker leaves in it reaches the next one.
+            self._arena = arena.SharedArena(self.limits.shared_bytes)
             self._process = sandbox.spawn(self.isolation, self.limits, pass_fds=(self._arena.fd,))
             os.set_blocking(self._process.stdin.fileno(), False)
             request = {"op": "load", "source": self._source, "filename": self.path.name, "module": self.exercise,
@@ -322,6 +318,9 @@ class StudentModule:
         if self._process is not None:
             sandbox.kill(self._process)
             self._process = None
+        if self._arena is not None:
+            self._arena.close()
+            self._arena = None
 
 
 def _seconds(value: float) -> str:
