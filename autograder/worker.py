@@ -3,9 +3,11 @@
 It reads framed requests on its stdin and answers on its stdout, both duplicated to private
 descriptors before any student code runs; descriptors 0, 1 and 2 then point at /dev/null and
 ``print`` goes to a capped buffer, so student output can neither block the worker nor forge a
-reply by accident. Requests: ``load`` (compile and run a student's source as a module) and
-``call`` (call one of its functions). Only the standard library, numpy, :mod:`codec` and :mod:`draws` are
-imported: the grader's own package is not on this side.
+reply by accident. Requests: ``load`` (compile and run a student's source as a module, and map
+the grader's shared memory), ``call`` (call one of its functions) and ``probe`` (report a
+KeyError of the worker's own, so the grader can tell whether error reports were rewritten).
+Only the standard library, numpy, :mod:`codec` and :mod:`draws` are imported: the grader's own
+package is not on this side.
 """
 
 from __future__ import annotations
