@@ -80,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="seed for the random inputs of hidden checks (default: a fresh one, recorded in the "
                               "report; grade reuses the seed stored in OUT)")
         sub.add_argument("--timeout", type=call_seconds, default=sandbox.Limits.call_timeout,
-                         help="seconds one call of a student function may take (default: %(default)s)")
+                         help="seconds of CPU time one call of a student function may use (default: %(default)s)")
         sub.add_argument("--memory-mb", type=memory_mb, default=sandbox.Limits.memory_bytes >> 20,
                          help="address-space limit of a worker in MiB (default: %(default)s)")
         sub.add_argument("--isolation", choices=("auto", *sandbox.ISOLATIONS), default="auto",

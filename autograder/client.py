@@ -3,26 +3,39 @@
 A check calls ``student.call("fn", *args)`` and gets back plain data or one of the
 :mod:`autograder.problems` exceptions. The worker is started on first use, restarted after a
 crash or a timeout, and killed with everything it spawned when the module is closed.
+
+Time: a call may use ``call_timeout`` seconds of CPU, read by the grader from /proc; the wall
+clock stops it only as a backstop, and a call stopped by the wall clock alone (a busy host, or
+code that waits) is tried once more in a fresh worker. Every wait is charged to the exercise's
+and the submission's :class:`~autograder.budget.Budget`; a spent budget fails the rest at once.
 """
 
 from __future__ import annotations
 
 import copy
 import os
-import select
-import stat
+import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import codec, sandbox, sanitize
+from . import arena, channel, codec, draws, sandbox, sanitize
+from .budget import Budget
 from .checks import call_text
+from .proctree import cpu_seconds
+from .quiet import QuietLock
 from .problems import (BadReply, FunctionMissing, ImportFailed, NotImplementedYet, SandboxFailed, StudentRaised,
                        StudentTimeout, SubmissionMissing, SubmissionUnreadable, WorkerCrashed)
+from .submission import read_source
 
-MAX_SOURCE_BYTES = 1 << 20
 MAX_TIMEOUTS = 4
 HEAD_CHARS = TAIL_CHARS = sanitize.OUTPUT_CHARS
+SLOW_HINT = ("A correct solution takes milliseconds per call: look for sleep(), a loop that never ends, "
+             "or work that grows too fast with the input.")
+WAIT_HINT = "Look for sleep(), input(), or waiting on something that never comes."
+# What an honest worker reports for a KeyError the worker itself raises (see _reports_honestly).
+KEY_ERROR_LINEAGE = ["builtins.KeyError", "builtins.LookupError", "builtins.Exception",
+                     "builtins.BaseException", "builtins.object"]
 
 
 @dataclass(frozen=True)
@@ -32,38 +45,6 @@ class CallResult:
     warnings: tuple = ()
     args_after: list | None = None
     kwargs_after: dict | None = None
-
-
-def read_source(path: Path) -> str:
-    """The text of a student's file, or a one-sentence reason it cannot be graded."""
-    name = path.name
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        raise SubmissionMissing(f"{name} was not submitted, so its checks score 0.",
-                                f"Add {name} to your submission folder.") from None
-    except OSError as exc:
-        raise SubmissionUnreadable(f"{name} could not be read ({exc.strerror}).") from None
-    if stat.S_ISLNK(info.st_mode):
-        raise SubmissionUnreadable(f"{name} is a symbolic link; submit the file itself.")
-    if stat.S_ISDIR(info.st_mode):
-        raise SubmissionUnreadable(f"{name} is a folder, not a Python file.")
-    if not stat.S_ISREG(info.st_mode):
-        raise SubmissionUnreadable(f"{name} is not a regular file.")
-    if info.st_size > MAX_SOURCE_BYTES:
-        raise SubmissionUnreadable(f"{name} is {info.st_size / 1e6:.1f} MB; a solution file must be under 1 MB.")
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-        with os.fdopen(descriptor, "rb") as handle:
-            raw = handle.read(MAX_SOURCE_BYTES + 1)
-    except OSError as exc:
-        raise SubmissionUnreadable(f"{name} could not be read ({exc.strerror}).") from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise SubmissionUnreadable(
-            f"{name} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at position {exc.start}).",
-            "Save the file as UTF-8 in your editor.") from None
 
 
 @dataclass
@@ -76,34 +57,53 @@ class StudentModule:
     limits: sandbox.Limits = field(default_factory=sandbox.Limits)
     bwrap_path: str = ""
     last_stderr: str = ""  # the host's words when a worker died: for the operator, never a report
+    submission_budget: Budget | None = None  # shared by every exercise of the submission
+    quiet: QuietLock = field(default_factory=QuietLock)  # shared by the run's pool processes
     _process: object = None
     _source: str | None = None
     _problem: Exception | None = None
     _timeouts: int = 0
     _next_id: int = 0
     _output: list = field(default_factory=list)
+    _budgets: tuple = ()
+    _arena: arena.SharedArena | None = None
+
+    def __post_init__(self) -> None:
+        own = Budget(self.limits.exercise_seconds, "this exercise")
+        self._budgets = (own,) if self.submission_budget is None else (own, self.submission_budget)
 
     def call(self, function: str, *args, return_args: bool = False, **kwargs) -> CallResult:
-        if self._timeouts >= MAX_TIMEOUTS:
-            raise StudentTimeout(f"Not run: {self.path.name} already ran out of time {MAX_TIMEOUTS} times.",
-                                 "Look for a loop that never ends.")
-        self._ensure_loaded()
-        request = {"op": "call", "function": function, "args": codec.encode(list(args)),
-                   "kwargs": codec.encode(kwargs), "return_args": return_args}
-        try:
-            reply = self._exchange(request, self.limits.call_timeout, f"{function}()")
-        except StudentTimeout as problem:  # name the call that hung, so the student can rerun it
-            problem.public_message = problem.message.replace(f"{function}()", call_text(function, *args, **kwargs), 1)
-            raise
+        what = f"{function}()"
+        for attempt in (1, 2):
+            self._check_time_left()
+            self._ensure_loaded()
+            if return_args:
+                sent_args, sent_kwargs, slots, where = self._arena.place(list(args), kwargs)
+            else:
+                sent_args, sent_kwargs, slots, where = codec.encode(list(args)), codec.encode(kwargs), [], {}
+            request = {"op": "call", "function": function, "args": sent_args, "kwargs": sent_kwargs,
+                       "return_args": return_args}
+            try:
+                reply = self._exchange(request, self.limits.call_timeout, what, retried=attempt == 2)
+                break
+            except StudentTimeout as timeout:
+                if not getattr(timeout, "waited", False) or attempt == 2:
+                    # Name the call that hung, so the student can rerun it (public checks only show it).
+                    timeout.public_message = timeout.message.replace(what, call_text(function, *args, **kwargs), 1)
+                    raise
         if not reply.get("ok"):
             raise self._problem_from(reply.get("error"), function)
         try:
+            observed = self._arena.observe(slots) if slots else []
+            resolve = arena.resolve_reported(observed)
             return CallResult(
                 value=codec.decode(reply.get("value")),
-                draws=tuple(_decode_draws(reply.get("draws", []))),
+                draws=tuple(draws.decode_logs(reply.get("draws", []))),
                 warnings=tuple(str(w)[:300] for w in reply.get("warnings", [])[:20] if isinstance(w, str)),
-                args_after=codec.decode(reply["args_after"]) if "args_after" in reply else None,
-                kwargs_after=codec.decode(reply["kwargs_after"]) if "kwargs_after" in reply else None,
+                args_after=arena.after_call(list(args), codec.decode(reply["args_after"], shared=resolve),
+                                            where, slots, observed) if return_args else None,
+                kwargs_after=arena.after_call(dict(kwargs), codec.decode(reply["kwargs_after"], shared=resolve),
+                                              where, slots, observed) if return_args else None,
             )
         except (codec.CodecError, TypeError, ValueError, KeyError) as exc:
             self._restart()
@@ -139,15 +139,23 @@ class StudentModule:
 
     def close(self) -> None:
         if self._process is not None:
-            try:
-                self._process.stdin.write(codec.dump_frame({"op": "exit"}))
-                self._process.stdin.flush()
+            try:  # a polite exit if the pipe has room; the kill follows either way
+                os.write(self._process.stdin.fileno(), codec.dump_frame({"op": "exit"}))
             except OSError:
                 pass
-            sandbox.kill(self._process)
-            self._process = None
+        self._restart()
 
     # --- internals ---------------------------------------------------------------------------
+
+    def _check_time_left(self) -> None:
+        if self._timeouts >= MAX_TIMEOUTS:
+            raise StudentTimeout(f"Not run: {self.path.name} already ran out of time {MAX_TIMEOUTS} times.",
+                                 "Look for a loop that never ends.")
+        spent = next((b for b in self._budgets if b.remaining() <= 0), None)
+        if spent is not None:
+            self._restart()
+            raise StudentTimeout(f"Not run: {self.path.name} already ran out of time: your code used up the "
+                                 f"{_seconds(spent.seconds)} it may run for {spent.scope}.", SLOW_HINT)
 
     def _ensure_loaded(self) -> None:
         if self._problem is not None:
@@ -163,17 +171,28 @@ class StudentModule:
         except (SubmissionMissing, SubmissionUnreadable, FunctionMissing) as problem:
             self._problem = problem
             raise
-        self._process = sandbox.spawn(self.isolation, self.limits, self.bwrap_path)
-        request = {"op": "load", "source": self._source, "filename": self.path.name, "module": self.exercise}
-        try:
+        what = f"the import of {self.path.name}"
+        for attempt in (1, 2):
+            # A fresh arena per worker: nothing a worker leaves in it reaches the next one.
+            self._arena = arena.SharedArena(self.limits.shared_bytes)
+            self._process = sandbox.spawn(self.isolation, self.limits, self.bwrap_path, pass_fds=(self._arena.fd,))
+            os.set_blocking(self._process.stdin.fileno(), False)
+            request = {"op": "load", "source": self._source, "filename": self.path.name, "module": self.exercise,
+                       "arena": {"fd": self._arena.fd, "size": self._arena.size}}
             try:
-                reply = self._exchange(request, self.limits.load_timeout, f"the import of {self.path.name}")
+                reply = self._exchange(request, self.limits.load_timeout, what, retried=attempt == 2)
+                break
             except SandboxFailed:  # the host's fault, and often passing (a full quota): one more try
-                self._process = sandbox.spawn(self.isolation, self.limits)
-                reply = self._exchange(request, self.limits.load_timeout, f"the import of {self.path.name}")
-        except (StudentTimeout, WorkerCrashed, BadReply) as problem:
-            self._problem = problem  # an import that hangs or dies will do so again: fail fast from now on
-            raise
+                if attempt == 2:
+                    raise
+            except StudentTimeout as problem:
+                if getattr(problem, "waited", False) and attempt == 1:
+                    continue  # stopped by the wall clock alone: once more, in a fresh worker
+                self._problem = problem  # an import that hangs will do so again: fail fast from now on
+                raise
+            except (WorkerCrashed, BadReply) as problem:
+                self._problem = problem
+                raise
         if not reply.get("ok"):
             self.close()
             self._problem = self._import_problem(reply.get("error"))
@@ -209,25 +228,69 @@ class StudentModule:
             self._restart()
             return BadReply(f"{function}() could not be run: {message}")
         mro = tuple(error.get("mro") or ())
+        if not self._reports_honestly(function):
+            return self._problem
         return StudentRaised(f"{function}() raised {exc_type}: {message}".rstrip(": "), "", detail, exc_type, mro)
 
-    def _exchange(self, request: dict, timeout: float, what: str) -> dict:
+    def _reports_honestly(self, function: str) -> bool:
+        """Whether the worker still reports a KeyError it raises itself as a KeyError.
+
+        An exception's class is known only from the worker, which student code can patch; this
+        catches a patch that rewrites every report (see the README's security model for what it
+        cannot catch). A worker caught lying fails every remaining check of the exercise.
+        """
+        request = {"op": "probe", "key": secrets.token_hex(8)}
+        reply = self._exchange(request, self.limits.call_timeout, f"{function}()", retried=False)
+        error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
+        if not reply.get("ok") and error.get("type") == "KeyError" and error.get("mro") == KEY_ERROR_LINEAGE:
+            return True
+        self._restart()
+        self._problem = BadReply(f"{self.path.name} changed how the worker reports exceptions, so no exception "
+                                 "it raises can be trusted.", "Raise exceptions normally; do not patch the grader's worker.")
+        return False
+
+    def _exchange(self, request: dict, cpu_limit: float, what: str, retried: bool) -> dict:
+        """Send one request and read its reply, within ``cpu_limit`` seconds of the worker's CPU
+        time, the wall-clock backstop and what is left of the budgets."""
         self._next_id += 1
         request["id"] = self._next_id
+        frame = codec.dump_frame(request)
         process = self._process
-        try:
-            process.stdin.write(codec.dump_frame(request))
-            process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            return self._crashed(what)
-        try:
-            deadline = time.monotonic() + timeout  # one budget for the whole reply, header and body
-            header = self._read(codec.HEADER_SIZE, deadline, timeout, what)
-            body = self._read(codec.frame_length(header, self.limits.reply_bytes), deadline, timeout, what)
-            reply = sanitize.reply(codec.load_frame(body))  # nothing raw goes further than this line
-        except codec.CodecError as exc:
-            self._restart()
-            raise BadReply(f"The worker sent an unreadable reply during {what} ({exc}).") from None
+        wall = self.limits.wall_bound(cpu_limit)
+        stdin, stdout = process.stdin.fileno(), process.stdout.fileno()
+        with self.quiet.hold(alone=retried, wait_seconds=wall):  # a retry runs alone in the class
+            left = min(b.remaining() for b in self._budgets)
+            start = time.monotonic()
+            deadline = start + min(wall, left)
+            # Counted from the process's start for a load; for a call, from the first look at the
+            # clock (one poll in), which spares a fast call the reading of /proc altogether.
+            baseline = [0.0] if request["op"] == "load" else []
+
+            def over_limit() -> bool:
+                used = cpu_seconds(process)
+                if used is None:
+                    return False  # the worker is gone: the read that follows says so
+                if not baseline:
+                    baseline.append(used)
+                    return False
+                return used - baseline[0] > cpu_limit
+
+            try:
+                channel.send(stdin, frame, deadline, over_limit)
+                header = channel.receive(stdout, codec.HEADER_SIZE, deadline, over_limit)
+                body = channel.receive(stdout, codec.frame_length(header, self.limits.reply_bytes), deadline,
+                                       over_limit)
+                reply = sanitize.reply(codec.load_frame(body))  # nothing raw goes further than this line
+            except channel.Overrun as overrun:
+                raise self._timed_out(what, overrun.cpu, cpu_limit, wall, left < wall, retried) from None
+            except channel.Closed:
+                return self._crashed(what)
+            except codec.CodecError as exc:
+                self._restart()
+                raise BadReply(f"The worker sent an unreadable reply during {what} ({exc}).") from None
+            finally:
+                for budget in self._budgets:
+                    budget.charge(time.monotonic() - start)
         if reply.get("id") != request["id"]:
             self._restart()
             raise BadReply(f"The worker answered out of turn during {what}; its output cannot be trusted.")
@@ -238,21 +301,23 @@ class StudentModule:
                                  "cut": max(total - len(head) - len(tail), 0)})
         return reply
 
-    def _read(self, size: int, deadline: float, timeout: float, what: str) -> bytes:
-        stream = self._process.stdout
-        data = bytearray()  # appended to in pipe-sized chunks: bytes would copy a 32 MB reply ~500 times
-        while len(data) < size:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([stream], [], [], remaining)[0]:
-                self._timeouts += 1
-                self._restart()
-                raise StudentTimeout(f"{_sentence_start(what)} did not finish within {_seconds(timeout)}.",
-                                     "Look for a loop that never ends, or work that grows too fast with the input.")
-            chunk = os.read(stream.fileno(), min(size - len(data), 1 << 20))
-            if not chunk:
-                return self._crashed(what)
-            data += chunk
-        return bytes(data)
+    def _timed_out(self, what: str, cpu: bool, cpu_limit: float, wall: float, budget_first: bool,
+                   retried: bool) -> StudentTimeout:
+        if cpu or budget_first or retried:  # a first stop by the wall clock alone gets its retry first
+            self._timeouts += 1
+        self._restart()
+        start = _sentence_start(what)
+        if cpu:
+            return StudentTimeout(f"{start} did not finish within {_seconds(cpu_limit)} of computing time.",
+                                  "Look for a loop that never ends, or work that grows too fast with the input.")
+        if budget_first:
+            spent = min(self._budgets, key=lambda b: b.remaining())
+            return StudentTimeout(f"{start} was stopped: {self.path.name} ran out of time, having used up the "
+                                  f"{_seconds(spent.seconds)} it may run for {spent.scope}.", SLOW_HINT)
+        timeout = StudentTimeout(f"{start} did not finish within {_seconds(wall)}"
+                                 f"{', twice,' if retried else ''} while using little computing time.", WAIT_HINT)
+        timeout.waited = True  # the wall clock alone stopped it: worth one more try in a fresh worker
+        return timeout
 
     def _crashed(self, what: str):
         process = self._process
@@ -281,6 +346,9 @@ class StudentModule:
         if self._process is not None:
             sandbox.kill(self._process)
             self._process = None
+        if self._arena is not None:
+            self._arena.close()
+            self._arena = None
 
 
 def _seconds(value: float) -> str:
@@ -289,23 +357,3 @@ def _seconds(value: float) -> str:
 
 def _sentence_start(phrase: str) -> str:
     return phrase[0].upper() + phrase[1:] if phrase.startswith("the ") else phrase
-
-
-def _decode_draws(raw: object) -> list:
-    if not isinstance(raw, list):
-        raise codec.CodecError("draws must be a list")
-    logs = []
-    for log in raw[:8]:
-        if not isinstance(log, list):
-            raise codec.CodecError("a draw log must be a list")
-        entries = []
-        for entry in log[:20000]:
-            if not isinstance(entry, dict) or not isinstance(entry.get("method"), str):
-                raise codec.CodecError("a draw must name its method")
-            entries.append({"method": entry["method"][:40],
-                            "args": codec.decode(entry.get("args", [])),
-                            "kwargs": codec.decode(entry.get("kwargs", {"__dict__": []})),
-                            "shape": entry.get("shape") if isinstance(entry.get("shape"), list) else [],
-                            "dtype": str(entry.get("dtype", ""))[:16]})
-        logs.append(entries)
-    return logs

@@ -70,12 +70,20 @@ def _array_from_text(text: object) -> np.ndarray:
     return array
 
 
-def encode(value: object, depth: int = 0) -> object:
-    """Turn a Python value into JSON-ready data, tagging what JSON cannot say by itself."""
+def encode(value: object, depth: int = 0, share=None) -> object:
+    """Turn a Python value into JSON-ready data, tagging what JSON cannot say by itself.
+
+    ``share``, when given, is asked first about every array: a tag it returns (an array in
+    shared memory, say) stands for the array instead of its bytes.
+    """
     if depth > MAX_DEPTH:
         raise CodecError("value is nested too deeply")
     if value is None or isinstance(value, (bool, str)):
         return value
+    if share is not None and isinstance(value, np.ndarray):
+        tag = share(value)
+        if tag is not None:
+            return tag
     if isinstance(value, np.ndarray):
         if value.dtype.kind not in _ALLOWED_KINDS:
             return {"__unrepresentable__": f"numpy array of {value.dtype}"}
@@ -91,24 +99,28 @@ def encode(value: object, depth: int = 0) -> object:
     if isinstance(value, complex):
         return {"__complex__": [value.real, value.imag]}
     if isinstance(value, list):
-        return [encode(item, depth + 1) for item in value]
+        return [encode(item, depth + 1, share) for item in value]
     if isinstance(value, tuple):
-        return {"__tuple__": [encode(item, depth + 1) for item in value]}
+        return {"__tuple__": [encode(item, depth + 1, share) for item in value]}
     if isinstance(value, dict):
-        return {"__dict__": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
+        return {"__dict__": [[encode(k, depth + 1), encode(v, depth + 1, share)] for k, v in value.items()]}
     if isinstance(value, RngSpec):
         return {"__rng__": value.seed}
     return {"__unrepresentable__": type(value).__name__}
 
 
-def decode(data: object, depth: int = 0) -> object:
-    """Inverse of :func:`encode`; rejects anything that is not exactly one of the known shapes."""
+def decode(data: object, depth: int = 0, shared=None) -> object:
+    """Inverse of :func:`encode`; rejects anything that is not exactly one of the known shapes.
+
+    A ``__shared__`` tag is read only where the caller passes ``shared``, which turns its payload
+    into the array it names; everywhere else it is as unknown as any other tag.
+    """
     if depth > MAX_DEPTH:
         raise CodecError("value is nested too deeply")
     if data is None or isinstance(data, (bool, str, int, float)):
         return data
     if isinstance(data, list):
-        return [decode(item, depth + 1) for item in data]
+        return [decode(item, depth + 1, shared) for item in data]
     if not isinstance(data, dict) or len(data) != 1:
         raise CodecError("an object must carry exactly one known tag")
     (tag, payload), = data.items()
@@ -120,7 +132,7 @@ def decode(data: object, depth: int = 0) -> object:
             raise CodecError("a numpy scalar must have shape ()")
         return array[()]
     if tag == "__tuple__" and isinstance(payload, list):
-        return tuple(decode(item, depth + 1) for item in payload)
+        return tuple(decode(item, depth + 1, shared) for item in payload)
     if tag == "__dict__" and isinstance(payload, list):
         out = {}
         for pair in payload:
@@ -129,7 +141,7 @@ def decode(data: object, depth: int = 0) -> object:
             key = decode(pair[0], depth + 1)
             if not isinstance(key, (str, int, float, bool, type(None), tuple)):
                 raise CodecError("a dict key must be hashable plain data")
-            out[key] = decode(pair[1], depth + 1)
+            out[key] = decode(pair[1], depth + 1, shared)
         return out
     if tag == "__complex__" and isinstance(payload, list) and len(payload) == 2:
         real, imag = payload
@@ -138,6 +150,8 @@ def decode(data: object, depth: int = 0) -> object:
         return complex(real, imag)
     if tag == "__rng__" and isinstance(payload, int) and not isinstance(payload, bool):
         return RngSpec(payload)
+    if tag == "__shared__" and shared is not None:
+        return shared(payload)
     if tag == "__unrepresentable__" and isinstance(payload, str):
         return Unrepresentable(payload[:200])
     raise CodecError(f"unknown or malformed tag {tag[:40]!r}")

@@ -19,9 +19,11 @@ import numpy as np
 import pytest
 
 from . import sandbox, sanitize
+from .budget import Budget
 from .client import StudentModule
 from .figures import record_all
 from .problems import CheckFailed, StudentProblem, StudentRaised
+from .quiet import QuietLock
 
 PENDING_REASON = "hidden: graded after submission"
 PLOTS = pytest.StashKey[dict]()  # exercise -> plots recorded at the end of its module, until reported
@@ -40,6 +42,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--bwrap", default="", help="the bwrap binary the command line proved (bubblewrap isolation)")
     group.addoption("--call-timeout", type=float, default=sandbox.Limits.call_timeout)
     group.addoption("--memory-mb", type=int, default=sandbox.Limits.memory_bytes >> 20)
+    group.addoption("--quiet-lock", default="", help="lock file the pool processes of one run share (runner.py)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -57,15 +60,32 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         pytest.skip(PENDING_REASON)
 
 
+def _limits(config: pytest.Config) -> sandbox.Limits:
+    return sandbox.Limits.for_call_timeout(config.getoption("--call-timeout"), config.getoption("--memory-mb") << 20)
+
+
+@pytest.fixture(scope="session")
+def submission_budget(request: pytest.FixtureRequest) -> Budget:
+    """The running time all of one submission's exercises share (one pytest run grades one submission)."""
+    return Budget(_limits(request.config).submission_seconds, "your whole submission")
+
+
+@pytest.fixture(scope="session")
+def quiet_lock(request: pytest.FixtureRequest):
+    """Held shared by every call and exclusively by a retry, across the run's pool processes."""
+    lock = QuietLock(request.config.getoption("--quiet-lock"))
+    yield lock
+    lock.close()
+
+
 @pytest.fixture(scope="module")
-def student(request: pytest.FixtureRequest):
+def student(request: pytest.FixtureRequest, submission_budget: Budget, quiet_lock: QuietLock):
     """The student's file for this grader's exercise, running in a worker process."""
     exercise = request.module.EXERCISE
     config = request.config
-    limits = sandbox.Limits(call_timeout=config.getoption("--call-timeout"),
-                            memory_bytes=config.getoption("--memory-mb") << 20)
     module = StudentModule(Path(config.getoption("--submission")) / f"{exercise}.py", exercise,
-                           config.getoption("--isolation"), limits, config.getoption("--bwrap"))
+                           config.getoption("--isolation"), _limits(config), config.getoption("--bwrap"),
+                           submission_budget=submission_budget, quiet=quiet_lock)
     yield module
     try:
         plots = getattr(request.module, "PLOTS", ())

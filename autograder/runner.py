@@ -12,13 +12,15 @@ import io
 import json
 import multiprocessing
 import os
-from dataclasses import dataclass
+import tempfile
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
 import pytest
 from pytest_jsonreport.plugin import JSONReport
 
+from . import sandbox
 from .model import Exercise, StudentResult, exercise_result, load_course, student_result
 from .parse import parse_student
 from .sanitize import text
@@ -35,6 +37,7 @@ class Settings:
     only_submitted: bool = False  # run only the graders of files present (validating one exercise)
     bwrap: str = ""  # the bwrap binary proved to work (bubblewrap isolation); found again if empty
     exercises: tuple[str, ...] = ()  # grade only these (check --exercise); all when empty
+    quiet_lock: str = ""  # set by grade_batch for its pool: see quiet.py
 
 
 def submitted_files(folder: Path, course: tuple[Exercise, ...]) -> set[str]:
@@ -69,6 +72,8 @@ def run_pytest(submission: Path, settings: Settings) -> dict:
     ]
     if settings.reference_dir is not None:
         args.append(f"--reference={settings.reference_dir}")
+    if settings.quiet_lock:
+        args.append(f"--quiet-lock={settings.quiet_lock}")
     interrupt = InterruptWatch()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         pytest.main(args, plugins=[report_plugin, interrupt])
@@ -123,6 +128,12 @@ def grade_batch(students: list[tuple[str, Path]], settings: Settings, jobs: int,
             results.append(grade_one(student_id, folder, settings))
             on_done(results[-1])
         return results
+    with tempfile.NamedTemporaryFile(prefix="gradient-kit-quiet-") as lock:
+        return _grade_in_pool(students, replace(settings, quiet_lock=lock.name), jobs, on_done)
+
+
+def _grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: int,
+                   on_done: Callable[[StudentResult], None]) -> list[StudentResult]:
     results: dict[str, StudentResult] = {}
     pending = list(students)
     # A pool process that dies (it never runs student code, so only a grader bug or the OOM
@@ -131,7 +142,10 @@ def grade_batch(students: list[tuple[str, Path]], settings: Settings, jobs: int,
         if not pending:
             break
         context = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        # Pool processes die with this one, and take their workers with them (sandbox.spawn).
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                                    initializer=sandbox.die_with_parent,
+                                                    initargs=(os.getpid(),)) as pool:
             futures = {pool.submit(grade_one, sid, folder, settings): sid for sid, folder in pending}
             for future in concurrent.futures.as_completed(futures):
                 sid = futures[future]

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from . import bwrap, seccomp
 from .cgroup import WorkerCgroup
+from .proctree import process_table
 
 try:
     import resource
@@ -31,7 +32,7 @@ except ImportError:  # Windows: no rlimits; the worker still runs in its own pro
 LINUX = sys.platform.startswith("linux")
 
 WORKER_DIR = Path(__file__).resolve().parent
-WORKER_FILES = ("worker.py", "codec.py")
+WORKER_FILES = ("worker.py", "codec.py", "draws.py")
 KIT_SECRETS = WORKER_DIR.parent / "solutions"  # where the reference lives in a full kit
 SANDBOX_WORKER_DIR = "/opt/grader-worker"
 NOBODY = 65534
@@ -40,16 +41,37 @@ ISOLATIONS = ("bubblewrap", "process")
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-worker resource limits; every mode applies them."""
+    """Per-worker resource limits; every mode applies them.
+
+    ``call_timeout`` and ``load_timeout`` are seconds of CPU time, which a busy host does not
+    eat into; the wall clock bounds a call only as a generous backstop (:meth:`wall_bound`). The
+    budgets bound all the time a student's workers may keep the grader waiting, per exercise and
+    per submission, so that a student slow on every call cannot stretch a run without end.
+    """
 
     call_timeout: float = 3.0
     load_timeout: float = 15.0
+    exercise_seconds: float = 60.0
+    submission_seconds: float = 180.0
+    shared_bytes: int = 16 << 20  # arrays a check wants to see again after the call (arena.py)
+    wall_slack: float = 10.0  # wall-clock seconds a call may wait beyond its CPU time, at least
     cpu_seconds: int = 120
     memory_bytes: int = 1 << 30
     file_bytes: int = 1 << 20
     processes: int = 8  # a student needs none; a few keep fork bombs and fork-and-hoard small
     tmp_bytes: int = 64 << 20  # the private /tmp under bubblewrap is RAM: bound it
     reply_bytes: int = 32 << 20
+
+    @classmethod
+    def for_call_timeout(cls, call_timeout: float, memory_bytes: int) -> "Limits":
+        """The limits for a chosen per-call timeout: the budgets grow with it, never below the defaults."""
+        return cls(call_timeout=call_timeout, memory_bytes=memory_bytes,
+                   exercise_seconds=max(cls.exercise_seconds, 20 * call_timeout),
+                   submission_seconds=max(cls.submission_seconds, 60 * call_timeout))
+
+    def wall_bound(self, cpu_seconds: float) -> float:
+        """Wall-clock seconds after which a call that may use ``cpu_seconds`` of CPU is given up."""
+        return max(3 * cpu_seconds, cpu_seconds + self.wall_slack)
 
 
 def _runtime_paths() -> list[tuple[str, str]]:
@@ -224,8 +246,28 @@ def describe(isolation: str, bwrap_path: str = "") -> str:
     return found.describe()
 
 
-def _limit_resources(limits: Limits, max_processes: int | None, group: WorkerCgroup | None) -> None:
-    # Runs in the child between fork and exec: only async-signal-safe-ish calls.
+PR_SET_PDEATHSIG = 1
+
+
+@functools.lru_cache(maxsize=None)
+def _libc():
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def die_with_parent(parent: int) -> None:
+    """SIGKILL this process when its parent dies; if the parent is already gone, end now."""
+    if not LINUX:  # no parent-death signal elsewhere: the process group is killed instead
+        return
+    _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # it died before the prctl: no signal will ever come
+        os._exit(1)
+
+
+def _limit_resources(limits: Limits, max_processes: int | None, group: WorkerCgroup | None, parent: int) -> None:
+    # Runs in the child between fork and exec: only async-signal-safe-ish calls (libc is loaded).
+    die_with_parent(parent)
     for kind, value in ((resource.RLIMIT_CPU, limits.cpu_seconds), (resource.RLIMIT_AS, limits.memory_bytes),
                         (resource.RLIMIT_FSIZE, limits.file_bytes), (resource.RLIMIT_CORE, 0)):
         try:
@@ -251,9 +293,7 @@ PR_SET_CHILD_SUBREAPER = 36
 @functools.lru_cache(maxsize=None)
 def _become_subreaper() -> bool:
     """Orphans of a worker (a student's double fork) are re-parented to us, so we can end them."""
-    import ctypes
-
-    return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    return _libc().prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
 
 
 def _is_root() -> bool:
@@ -281,8 +321,12 @@ def _process_cap(isolation: str, limits: Limits, forks_refused: bool) -> int | N
     return limits.processes
 
 
-def spawn(isolation: str, limits: Limits, bwrap_path: str = "") -> subprocess.Popen:
+def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
     """Start one worker; the caller owns it and must call :func:`kill`.
+
+    The worker (bwrap itself under bubblewrap) gets SIGKILL when this process dies; bwrap's
+    --die-with-parent passes that on to the sandbox, whose pid namespace ends with it.
+    ``pass_fds`` are inherited by the worker at the same numbers.
 
     Its stderr goes to an unlinked file: before the worker's own imports are done it holds the
     host's reasons (no numpy, bwrap refused), which :func:`stderr_tail` shows the operator.
@@ -324,11 +368,14 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "") -> subprocess.Po
     # host's reasons, which start_failure and stderr_tail read (student code runs only after that).
     stderr = tempfile.TemporaryFile()
     posix = os.name == "posix"
+    if LINUX:
+        _libc()  # loaded here, not between fork and exec
     process = subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
         env=env, cwd="/" if isolation == "process" and posix else None, start_new_session=posix,
-        preexec_fn=functools.partial(_limit_resources, limits, _process_cap(isolation, limits, forks_refused), group)
-        if resource is not None else None, close_fds=True, pass_fds=passed,
+        preexec_fn=functools.partial(_limit_resources, limits, _process_cap(isolation, limits, forks_refused), group,
+                                     os.getpid()) if resource is not None else None,
+        close_fds=True, pass_fds=(*passed, *pass_fds),
     )
     process.stderr_file = stderr
     for descriptor in passed:
@@ -372,23 +419,6 @@ def start_failure(process: subprocess.Popen) -> str | None:
     return reason or f"bubblewrap exited with code {process.returncode} before starting it"
 
 
-def _process_table() -> list[tuple[int, int, int, str]]:
-    """(pid, ppid, real uid, state) of every process we can read."""
-    table = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                fields = handle.read().rsplit(b")", 1)[1].split()
-            with open(f"/proc/{entry}/status", "rb") as handle:
-                uid_line = next(line for line in handle if line.startswith(b"Uid:"))
-        except (OSError, StopIteration, IndexError):
-            continue
-        table.append((int(entry), int(fields[1]), int(uid_line.split()[1]), fields[0].decode()))
-    return table
-
-
 def _tasks_of(uid: int) -> int:
     """How many tasks (threads included, as RLIMIT_NPROC counts them) run as ``uid``."""
     count = 0
@@ -412,7 +442,7 @@ def _sweep(uid: int) -> None:
     """
     me = os.getpid()
     for _round in range(20):
-        table = _process_table()
+        table = process_table()
         theirs = [pid for pid, _ppid, owner, state in table if owner == uid and state != "Z"]
         for pid in theirs:
             try:

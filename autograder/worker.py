@@ -3,14 +3,17 @@
 It reads framed requests on its stdin and answers on its stdout, both duplicated to private
 descriptors before any student code runs; descriptors 0, 1 and 2 then point at /dev/null and
 ``print`` goes to a capped buffer, so student output can neither block the worker nor forge a
-reply by accident. Requests: ``load`` (compile and run a student's source as a module) and
-``call`` (call one of its functions). Only the standard library, numpy and :mod:`codec` are
-imported: the grader's own package is not on this side.
+reply by accident. Requests: ``load`` (compile and run a student's source as a module, and map
+the grader's shared memory), ``call`` (call one of its functions) and ``probe`` (report a
+KeyError of the worker's own, so the grader can tell whether error reports were rewritten).
+Only the standard library, numpy, :mod:`codec` and :mod:`draws` are imported: the grader's own
+package is not on this side.
 """
 
 from __future__ import annotations
 
 import io
+import mmap
 import os
 import sys
 import traceback
@@ -21,19 +24,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # Where the grader found numpy (PYTHONPATH or the user site, which -I leaves out): the same here.
 if os.environ.get("GRADER_NUMPY_PATH") and os.environ["GRADER_NUMPY_PATH"] not in sys.path:
     sys.path.append(os.environ["GRADER_NUMPY_PATH"])
-import codec  # noqa: E402  (the sibling module, mounted next to this file in the sandbox)
+import codec  # noqa: E402  (the sibling modules, mounted next to this file in the sandbox)
+import draws  # noqa: E402
 import numpy as np  # noqa: E402
 
 HEAD_CHARS = 4000
 TAIL_CHARS = 4000
-MAX_LOGGED_DRAWS = 10000
-SAMPLERS = (
-    "normal", "standard_normal", "random", "uniform", "integers", "choice", "permutation",
-    "shuffle", "permuted", "standard_exponential", "exponential", "binomial", "poisson",
-    "beta", "gamma", "standard_gamma", "lognormal", "laplace", "logistic", "standard_t",
-    "standard_cauchy", "chisquare", "multivariate_normal", "bytes", "rayleigh", "weibull",
-    "triangular", "vonmises", "wald", "zipf", "geometric", "pareto", "power", "gumbel",
-)
 
 
 class CappedOutput(io.TextIOBase):
@@ -69,51 +65,6 @@ class CappedOutput(io.TextIOBase):
         return taken
 
 
-def _recording_generator(seed: int) -> np.random.Generator:
-    log: list[dict] = []
-    active = [0]  # recorded calls in progress: numpy's samplers call each other, and only the outer one counts
-
-    class RecordingGenerator(np.random.Generator):
-        """A real Generator that writes down every draw, so the grader can replay it."""
-
-    def make_recorder(name):
-        original = getattr(np.random.Generator, name)
-
-        def recorder(self, *args, **kwargs):
-            active[0] += 1
-            try:
-                out = original(self, *args, **kwargs)
-            finally:
-                active[0] -= 1
-            if active[0]:
-                return out
-            if len(log) < MAX_LOGGED_DRAWS:
-                log.append({"method": name, "args": codec.encode(list(args)), "kwargs": codec.encode(dict(kwargs)),
-                            "shape": list(np.shape(out)), "dtype": np.asarray(out).dtype.str})
-            elif log[-1]["method"] != "__overflow__":
-                log.append({"method": "__overflow__"})
-            return out
-
-        recorder.__name__ = name
-        recorder.__doc__ = original.__doc__
-        return recorder
-
-    for name in SAMPLERS:
-        if hasattr(np.random.Generator, name):
-            setattr(RecordingGenerator, name, make_recorder(name))
-
-    def spawn(self, n_children):
-        # Children draw from other streams: log the spawn itself and hand out plain generators,
-        # so their draws are never mistaken for draws on the recorded one.
-        log.append({"method": "spawn", "args": codec.encode([n_children]), "kwargs": codec.encode({}),
-                    "shape": [], "dtype": ""})
-        return [np.random.Generator(child) for child in self.bit_generator.spawn(n_children)]
-
-    RecordingGenerator.spawn = spawn
-    generator = RecordingGenerator(np.random.PCG64(seed))
-    return generator, log
-
-
 def _student_traceback(exc: BaseException, filename: str) -> str:
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
     lines = traceback.format_list(frames[-5:])
@@ -137,8 +88,39 @@ class Session:
     def __init__(self) -> None:
         self.module: types.ModuleType | None = None
         self.filename = "<student>"
+        self.arena: mmap.mmap | None = None
+
+    def _map_arena(self, spec: object) -> None:
+        """The grader's shared memory, where it puts the arrays it wants to look at after a call."""
+        if isinstance(spec, dict) and isinstance(spec.get("fd"), int) and isinstance(spec.get("size"), int):
+            try:
+                self.arena = mmap.mmap(spec["fd"], spec["size"])
+            except (OSError, ValueError):
+                self.arena = None
+
+    def _shared_views(self):
+        """A decoder for ``__shared__`` tags (arrays living in the arena) and the views it made."""
+        views: list[np.ndarray] = []
+
+        def view(payload):
+            if self.arena is None or not isinstance(payload, list) or len(payload) != 3:
+                raise codec.CodecError("a shared array needs the arena and [offset, dtype, shape]")
+            offset, dtype, shape = payload
+            array = np.ndarray(tuple(shape), dtype=np.dtype(str(dtype)), buffer=self.arena, offset=int(offset))
+            views.append(array)
+            return array
+        return view, views
+
+    def probe(self, request: dict) -> dict:
+        """A KeyError raised here and reported the way a student's exceptions are."""
+        try:
+            {}[str(request.get("key"))]
+        except KeyError as exc:
+            return {"ok": False, "error": _error(exc, self.filename)}
+        return {"ok": True}
 
     def load(self, request: dict) -> dict:
+        self._map_arena(request.get("arena"))
         self.filename = str(request.get("filename", "student.py"))
         name = str(request.get("module", "student"))
         module = types.ModuleType(name)
@@ -165,13 +147,14 @@ class Session:
 
         def materialize(value):
             if isinstance(value, codec.RngSpec):
-                generator, log = _recording_generator(value.seed)
+                generator, log = draws.recording_generator(value.seed)
                 logs.append(log)
                 return generator
             return value
 
-        args = [materialize(v) for v in codec.decode(request.get("args", []))]
-        kwargs = {k: materialize(v) for k, v in codec.decode(request.get("kwargs", {"__dict__": []})).items()}
+        view, views = self._shared_views()
+        args = [materialize(v) for v in codec.decode(request.get("args", []), shared=view)]
+        kwargs = {k: materialize(v) for k, v in codec.decode(request.get("kwargs", {"__dict__": []}), shared=view).items()}
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
@@ -181,9 +164,14 @@ class Session:
         reply = {"ok": True, "value": codec.encode(value), "draws": logs,
                  "warnings": [f"{w.category.__name__}: {w.message}"[:300] for w in caught[:20]]}
         if request.get("return_args"):
-            reply["args_after"] = codec.encode([a for a in args])
+            # An arena array still in its place is named, not copied: the grader reads it itself.
+            placed = {id(v): k for k, v in enumerate(views)}
+
+            def share(array):
+                return {"__shared__": placed[id(array)]} if id(array) in placed else None
+            reply["args_after"] = codec.encode([a for a in args], share=share)
             reply["kwargs_after"] = codec.encode({k: v for k, v in kwargs.items()
-                                                  if not isinstance(v, np.random.Generator)})
+                                                  if not isinstance(v, np.random.Generator)}, share=share)
         return reply
 
 
@@ -228,6 +216,16 @@ def _leave_network() -> None:
     ctypes.CDLL(None, use_errno=True).unshare(clone_newuser | clone_newnet)
 
 
+def _die_with(parent: int) -> None:
+    """Die with the grader again: changing uid clears the parent-death signal the grader set."""
+    import ctypes  # already loaded before any chroot
+
+    pr_set_pdeathsig, sigkill = 1, 9
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, sigkill, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
 # Imported before a privilege drop, while the runtime is still readable (process mode as root):
 # what a student's numpy solution may reasonably import.
 PRELOAD = ("numpy.random", "numpy.linalg", "numpy.fft", "math", "cmath", "typing", "functools",
@@ -245,12 +243,14 @@ def main() -> int:
         os.dup2(devnull, fd)
     # stderr stays open until student code may run: a failure of the worker's own start (numpy
     # cannot load within the memory limit, say) is the host's, and the grader shows it to the operator.
+    parent = os.getppid()
     for name in PRELOAD:
         importlib.import_module(name)
     if os.environ.get("GRADER_DROP_PRIVILEGES"):
         _drop_privileges(os.environ.pop("GRADER_DROP_PRIVILEGES"))
     elif os.environ.pop("GRADER_LEAVE_NETWORK", None):
         _leave_network()
+    _die_with(parent)
     os.dup2(devnull, 2)
     capture = CappedOutput()
     sys.stdout = sys.stderr = sys.__stdout__ = sys.__stderr__ = capture
@@ -264,7 +264,8 @@ def main() -> int:
         if op == "exit":
             return 0
         try:
-            reply = session.load(request) if op == "load" else session.call(request)
+            handler = {"load": session.load, "probe": session.probe}.get(op, session.call)
+            reply = handler(request)
         except codec.CodecError as exc:
             reply = {"ok": False, "error": {"kind": "protocol", "type": "CodecError", "message": str(exc)}}
         except BaseException as exc:  # encoding a hostile return value can raise anything

@@ -112,7 +112,7 @@ def failing_bwrap(monkeypatch, spawned: list) -> None:
     real_spawn = sandbox.spawn
     monkeypatch.setattr(sandbox, "_bwrap_prefix", lambda path, limits=sandbox.Limits():
                         prefix(path, limits)[:1] + ["--no-such-option"] + prefix(path, limits)[1:])
-    monkeypatch.setattr(sandbox, "spawn", lambda *args: spawned.append(args) or real_spawn(*args))
+    monkeypatch.setattr(sandbox, "spawn", lambda *args, **kwargs: spawned.append(args) or real_spawn(*args, **kwargs))
 
 
 @pytest.mark.skipif(not sandbox.bubblewrap_works(), reason="bubblewrap is not available on this machine")

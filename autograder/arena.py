@@ -1,0 +1,115 @@
+"""Arrays a check hands to student code in memory the grader can read itself.
+
+A worker's report of what its arguments hold after a call is written by the student's own
+interpreter, so it can lie. For a call made with ``return_args=True`` the client puts every
+array argument in a memory file it created and passed to the worker at start; the worker gives
+the student arrays that live in that memory, and after the call the client reads the bytes back
+itself. An edit in place is then seen by the grader whatever the worker reports. What the
+memory cannot show is the containers around the arrays (a list whose slot was reassigned): for
+those the worker's report is kept, and it can only ever make a call look *more* changed.
+
+The grader reads and writes with ``pread``/``pwrite``, never through a mapping, so a worker
+that shrinks the file cannot crash the grader; seals forbid shrinking and growing anyway.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import codec
+
+ALIGN = 64
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One array placed in the arena: where, what type and shape, and the bytes sent."""
+
+    offset: int
+    dtype: str
+    shape: tuple
+    sent: bytes
+
+
+class ArenaFull(ValueError):
+    """The arrays of one call do not fit; a grader passing huge inputs with return_args is a grader bug."""
+
+
+class SharedArena:
+    """A sealed memory file of fixed size, inherited by every worker this client starts."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.fd = os.memfd_create("grader-arena", os.MFD_ALLOW_SEALING | os.MFD_CLOEXEC)
+        os.ftruncate(self.fd, size)
+        fcntl.fcntl(self.fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    def place(self, args: list, kwargs: dict) -> tuple[object, object, list[Slot], dict[int, int]]:
+        """Encode a call's arguments with every array written into the arena.
+
+        Returns the encoded args and kwargs, the slots in placement order, and which slot each
+        sent array object went to (by ``id``; the caller keeps the objects alive meanwhile).
+        """
+        slots: list[Slot] = []
+        where: dict[int, int] = {}
+
+        def share(array: np.ndarray):
+            if array.dtype.kind not in "biufc":
+                return None
+            data = np.ascontiguousarray(array).tobytes()
+            offset = sum(_padded(len(s.sent)) for s in slots)
+            if offset + len(data) > self.size:
+                raise ArenaFull(f"the arrays of one call need more than {self.size} bytes of shared memory")
+            os.pwrite(self.fd, data, offset)
+            where[id(array)] = len(slots)
+            slots.append(Slot(offset, array.dtype.str, tuple(array.shape), data))
+            return {"__shared__": [offset, array.dtype.str, list(array.shape)]}
+
+        return codec.encode(list(args), share=share), codec.encode(kwargs, share=share), slots, where
+
+    def observe(self, slots: list[Slot]) -> list[np.ndarray]:
+        """What each placed array holds now, read by the grader from the arena itself."""
+        seen = []
+        for slot in slots:
+            data = os.pread(self.fd, len(slot.sent), slot.offset)
+            data = data + bytes(len(slot.sent) - len(data))  # a punched hole reads short: zeros
+            seen.append(np.frombuffer(data, dtype=np.dtype(slot.dtype)).reshape(slot.shape).copy())
+        return seen
+
+
+def _padded(length: int) -> int:
+    return -(-length // ALIGN) * ALIGN
+
+
+def resolve_reported(observed: list[np.ndarray]):
+    """For decoding a worker's report: ``{"__shared__": k}`` names placed array k, as observed."""
+    def resolve(payload: object) -> np.ndarray:
+        if not isinstance(payload, int) or isinstance(payload, bool) or not 0 <= payload < len(observed):
+            raise codec.CodecError("a shared-array reference must name an array the grader placed")
+        return observed[payload]
+    return resolve
+
+
+def after_call(sent: object, reported: object, where: dict[int, int], slots: list[Slot],
+               observed: list[np.ndarray]) -> object:
+    """An argument as it stands after the call: the grader's own observation of every array it
+    placed wherever that array changed, and the worker's report for everything else."""
+    if isinstance(sent, np.ndarray) and id(sent) in where:
+        k = where[id(sent)]
+        if observed[k].tobytes() != slots[k].sent:
+            return observed[k]  # edited in place: seen from outside, whatever the report says
+        return reported
+    if isinstance(sent, (list, tuple)) and type(reported) is type(sent) and len(reported) == len(sent):
+        return type(sent)(after_call(s, r, where, slots, observed) for s, r in zip(sent, reported))
+    if isinstance(sent, dict) and isinstance(reported, dict) and reported.keys() == sent.keys():
+        return {key: after_call(sent[key], reported[key], where, slots, observed) for key in sent}
+    return reported

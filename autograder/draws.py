@@ -1,0 +1,95 @@
+"""The draw log: every sampling call student code makes on a generator the grader handed it.
+
+Worker side, :func:`recording_generator` is a real ``np.random.Generator`` that writes each
+outer sampling call down; grader side, :func:`decode_logs` checks and bounds the logs of a reply.
+The log is written in the student's interpreter, so it is a claim, not an observation: graders
+replay it on their own generator and believe it only as far as the values the student returned
+follow from the replayed draws (see ``graders/test_matrix_norms.py`` and the README).
+
+Like :mod:`codec`, this module imports only the standard library, numpy and codec, because the
+worker loads it too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+if __package__:  # imported by the grader, as part of the autograder package
+    from . import codec
+else:  # imported by the worker, next to codec.py
+    import codec
+
+MAX_LOGGED_DRAWS = 10000
+SAMPLERS = (
+    "normal", "standard_normal", "random", "uniform", "integers", "choice", "permutation",
+    "shuffle", "permuted", "standard_exponential", "exponential", "binomial", "poisson",
+    "beta", "gamma", "standard_gamma", "lognormal", "laplace", "logistic", "standard_t",
+    "standard_cauchy", "chisquare", "multivariate_normal", "bytes", "rayleigh", "weibull",
+    "triangular", "vonmises", "wald", "zipf", "geometric", "pareto", "power", "gumbel",
+)
+
+
+def recording_generator(seed: int) -> np.random.Generator:
+    log: list[dict] = []
+    active = [0]  # recorded calls in progress: numpy's samplers call each other, and only the outer one counts
+
+    class RecordingGenerator(np.random.Generator):
+        """A real Generator that writes down every draw, so the grader can replay it."""
+
+    def make_recorder(name):
+        original = getattr(np.random.Generator, name)
+
+        def recorder(self, *args, **kwargs):
+            active[0] += 1
+            try:
+                out = original(self, *args, **kwargs)
+            finally:
+                active[0] -= 1
+            if active[0]:
+                return out
+            if len(log) < MAX_LOGGED_DRAWS:
+                log.append({"method": name, "args": codec.encode(list(args)), "kwargs": codec.encode(dict(kwargs)),
+                            "shape": list(np.shape(out)), "dtype": np.asarray(out).dtype.str})
+            elif log[-1]["method"] != "__overflow__":
+                log.append({"method": "__overflow__"})
+            return out
+
+        recorder.__name__ = name
+        recorder.__doc__ = original.__doc__
+        return recorder
+
+    for name in SAMPLERS:
+        if hasattr(np.random.Generator, name):
+            setattr(RecordingGenerator, name, make_recorder(name))
+
+    def spawn(self, n_children):
+        # Children draw from other streams: log the spawn itself and hand out plain generators,
+        # so their draws are never mistaken for draws on the recorded one.
+        log.append({"method": "spawn", "args": codec.encode([n_children]), "kwargs": codec.encode({}),
+                    "shape": [], "dtype": ""})
+        return [np.random.Generator(child) for child in self.bit_generator.spawn(n_children)]
+
+    RecordingGenerator.spawn = spawn
+    generator = RecordingGenerator(np.random.PCG64(seed))
+    return generator, log
+
+
+def decode_logs(raw: object) -> list:
+    """Grader side: the logs of a reply, each entry checked and bounded; CodecError otherwise."""
+    if not isinstance(raw, list):
+        raise codec.CodecError("draws must be a list")
+    logs = []
+    for log in raw[:8]:
+        if not isinstance(log, list):
+            raise codec.CodecError("a draw log must be a list")
+        entries = []
+        for entry in log[:20000]:
+            if not isinstance(entry, dict) or not isinstance(entry.get("method"), str):
+                raise codec.CodecError("a draw must name its method")
+            entries.append({"method": entry["method"][:40],
+                            "args": codec.decode(entry.get("args", [])),
+                            "kwargs": codec.decode(entry.get("kwargs", {"__dict__": []})),
+                            "shape": entry.get("shape") if isinstance(entry.get("shape"), list) else [],
+                            "dtype": str(entry.get("dtype", ""))[:16]})
+        logs.append(entries)
+    return logs

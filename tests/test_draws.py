@@ -1,0 +1,46 @@
+"""The draw log: what the recording generator writes down, and what the grader accepts back."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from autograder import codec, draws
+
+
+def test_the_recorder_logs_outer_calls_and_draws_the_real_values():
+    generator, log = draws.recording_generator(7)
+    values = generator.normal(0.0, 0.5, size=(2, 3))
+    generator.standard_normal(4, dtype=np.float32)
+    assert np.array_equal(values, np.random.Generator(np.random.PCG64(7)).normal(0.0, 0.5, size=(2, 3)))
+    assert [entry["method"] for entry in log] == ["normal", "standard_normal"]
+    assert log[0]["shape"] == [2, 3] and log[1]["dtype"] == "<f4"
+    assert codec.decode(log[0]["args"]) == [0.0, 0.5]
+
+
+def test_spawned_generators_are_logged_as_a_spawn_only():
+    generator, log = draws.recording_generator(7)
+    child, = generator.spawn(1)
+    child.normal(size=3)
+    assert [entry["method"] for entry in log] == ["spawn"]
+
+
+def test_the_log_stops_at_its_bound_with_an_overflow_mark():
+    generator, log = draws.recording_generator(7)
+    for _ in range(draws.MAX_LOGGED_DRAWS + 5):
+        generator.random()
+    assert len(log) == draws.MAX_LOGGED_DRAWS + 1 and log[-1]["method"] == "__overflow__"
+
+
+def test_decoded_logs_round_trip_and_are_bounded():
+    generator, log = draws.recording_generator(3)
+    generator.normal(1.0, 2.0, size=5)
+    decoded, = draws.decode_logs([log])
+    assert decoded[0]["method"] == "normal" and decoded[0]["args"] == [1.0, 2.0] and decoded[0]["shape"] == [5]
+    assert len(draws.decode_logs([[]] * 20)) == 8
+
+
+@pytest.mark.parametrize("raw", [{"not": "a list"}, [{"bad": 1}], [[{"method": 3}]], [[{"method": "normal", "args": {"__evil__": 1}}]]])
+def test_malformed_logs_are_refused(raw):
+    with pytest.raises(codec.CodecError):
+        draws.decode_logs(raw)
