@@ -7,7 +7,12 @@ from pathlib import Path
 # Works from a fresh clone or a student release without installing the kit first.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from autograder.cli import main  # noqa: E402
+try:
+    from autograder.cli import main  # noqa: E402
+except ModuleNotFoundError as missing:  # run with a Python that lacks the kit's dependencies
+    sys.stderr.write(f"error: this Python ({sys.executable}) lacks {missing.name!r}, which the kit needs; "
+                     f"install the kit first: `python -m venv .venv && . .venv/bin/activate && pip install -e .`\n")
+    sys.exit(2)
 
 if __name__ == "__main__":
     sys.exit(main())
