@@ -356,7 +356,7 @@ def test_cgroup1_is_still_used_where_the_host_has_it(tmp_path, monkeypatch):
 def test_grade_py_in_a_python_without_the_kits_dependencies_says_how_to_install(tmp_path):
     # As `/usr/bin/python3 grade.py` on a machine where nothing was installed yet.
     script = (f"import sys; sys.modules['pytest'] = None; sys.argv = ['grade.py', 'check']; "
-              f"exec(compile(open({str(ROOT / 'grade.py')!r}).read(), 'grade.py', 'exec'), {{'__name__': '__main__'}})")
+              f"exec(compile(open({str(ROOT / 'grade.py')!r}).read(), 'grade.py', 'exec'), {{'__name__': '__main__', '__file__': {str(ROOT / 'grade.py')!r}}})")
     completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert completed.returncode == 2 and completed.stdout == ""
     assert "lacks 'pytest'" in completed.stderr and "pip install -e ." in completed.stderr
