@@ -342,6 +342,10 @@ class StudentModule:
             hint = "Do not call os._exit() or kill the process; return a value instead."
         raise WorkerCrashed(f"Your code {reason} during {what}.", hint)
 
+    def fresh_worker(self) -> None:
+        """End the worker; the next call loads the file again in a new one, which knows nothing of earlier calls."""
+        self._restart()
+
     def _restart(self) -> None:
         if self._process is not None:
             sandbox.kill(self._process)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import os
-import secrets
 import shutil
 import signal
 import subprocess
@@ -59,6 +58,7 @@ class Limits:
     memory_bytes: int = 1 << 30
     file_bytes: int = 1 << 20
     processes: int = 8  # a student needs none; a few keep fork bombs and fork-and-hoard small
+    open_files: int = 256  # each open file can hold a host-wide object (a pty, say): a few hundred at most
     tmp_bytes: int = 64 << 20  # the private /tmp under bubblewrap is RAM: bound it
     reply_bytes: int = 32 << 20
 
@@ -269,7 +269,8 @@ def _limit_resources(limits: Limits, max_processes: int | None, group: WorkerCgr
     # Runs in the child between fork and exec: only async-signal-safe-ish calls (libc is loaded).
     die_with_parent(parent)
     for kind, value in ((resource.RLIMIT_CPU, limits.cpu_seconds), (resource.RLIMIT_AS, limits.memory_bytes),
-                        (resource.RLIMIT_FSIZE, limits.file_bytes), (resource.RLIMIT_CORE, 0)):
+                        (resource.RLIMIT_FSIZE, limits.file_bytes), (resource.RLIMIT_CORE, 0),
+                        (resource.RLIMIT_NOFILE, limits.open_files)):
         try:
             resource.setrlimit(kind, (value, value))
         except (ValueError, OSError):
@@ -331,7 +332,7 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[
     Its stderr goes to an unlinked file: before the worker's own imports are done it holds the
     host's reasons (no numpy, bwrap refused), which :func:`stderr_tail` shows the operator.
     """
-    jail = uid = None
+    jail = uid = uid_lock = None
     status_read = status_write = None
     forks_refused = False
     passed: tuple[int, ...] = ()
@@ -354,9 +355,14 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[
             _become_subreaper()
         command = [_python(), "-I", "-B", str(WORKER_DIR / "worker.py")]
         env = _worker_env()
+        if LINUX and seccomp.program() is not None:  # the worker loads bwrap's filter itself
+            env["GRADER_SECCOMP"] = seccomp.program().hex()
+            forks_refused = True
         if _is_root():
             jail = tempfile.mkdtemp(prefix="grader-jail-")
-            uid = 200_000 + secrets.randbelow(800_000)
+            from .uids import reserve_uid  # POSIX only, as root only
+
+            uid, uid_lock = reserve_uid()
             env["GRADER_DROP_PRIVILEGES"] = f"{uid}:{limits.processes}:{jail}"
         elif LINUX:
             env["GRADER_LEAVE_NETWORK"] = "1"
@@ -386,6 +392,7 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[
     process.jail = jail  # removed again by kill()
     process.group = group
     process.worker_uid = uid if jail else None  # everything running as it is killed by kill()
+    process.uid_lock = uid_lock
     _LIVE_WORKERS.add(process.pid)
     return process
 
@@ -499,6 +506,11 @@ def kill(process: subprocess.Popen) -> None:
         process.group.kill_all()
     if getattr(process, "worker_uid", None) is not None:
         _sweep(process.worker_uid)
+        if getattr(process, "uid_lock", None) is not None:
+            from .uids import release_uid
+
+            release_uid(process.worker_uid, process.uid_lock)
+            process.uid_lock = None
     if getattr(process, "jail", None):
         shutil.rmtree(process.jail, ignore_errors=True)
     stream = getattr(process, "stderr_file", None)

@@ -6,7 +6,10 @@ is RAM in a file nobody sees, and a socket pair holds its unread buffers in the 
 without a control group nothing else bounds them: a few processes can hold gigabytes. A numpy
 exercise needs none of them (the sandbox has no network either), so the filter refuses them
 (EPERM), and refuses every system call made through another ABI than the machine's own, whose
-numbers differ. It also refuses new processes (fork, vfork, a clone that is not a thread, and
+numbers differ. The same goes for what the kernel charges to the user who started the sandbox,
+host-wide, whatever namespace it is asked from: message queues, keys, inotify and fanotify
+instances and queued real-time signals; a student could otherwise hold all of that user's share
+while its worker lives. It also refuses new processes (fork, vfork, a clone that is not a thread, and
 clone3, which answers ENOSYS so the C library falls back to clone): a student needs none, and
 without them no per-user process limit is needed, which without root would be counted across
 everything the grading user runs on the host. Threads stay allowed. Built by hand as classic BPF,
@@ -22,8 +25,13 @@ import struct
 
 _ARCHES = {  # machine: (AUDIT_ARCH_*, {refused system call: number}, clone, clone3)
     "x86_64": (0xC000003E, {"shmget": 29, "memfd_create": 319, "socket": 41, "socketpair": 53,
-                            "fork": 57, "vfork": 58}, 56, 435),
-    "aarch64": (0xC00000B7, {"shmget": 194, "memfd_create": 279, "socket": 198, "socketpair": 199}, 220, 435),
+                            "fork": 57, "vfork": 58, "mq_open": 240, "add_key": 248, "request_key": 249,
+                            "keyctl": 250, "inotify_init": 253, "inotify_init1": 294, "fanotify_init": 300,
+                            "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297}, 56, 435),
+    "aarch64": (0xC00000B7, {"shmget": 194, "memfd_create": 279, "socket": 198, "socketpair": 199,
+                             "mq_open": 180, "add_key": 217, "request_key": 218, "keyctl": 219,
+                             "inotify_init1": 26, "fanotify_init": 262, "rt_sigqueueinfo": 138,
+                             "rt_tgsigqueueinfo": 240}, 220, 435),
 }
 _CLONE_THREAD = 0x00010000
 _X32_BIT = 0x40000000  # x86_64's x32 ABI: the same calls under other numbers

@@ -101,3 +101,23 @@ def test_plots_roundtrip_through_results_json():
     exercise = exercise_result("clipping", "C", (), plots=(plot,))
     batch = BatchResult(1, "process", (student_result("a", (exercise,)),))
     assert batch_from_dict(json.loads(render_json(batch))) == batch
+
+
+REMEMBERS_HIDDEN_INPUTS = (
+    "SEEN = []\n"
+    "def residual_chain_gradient(depth, block_slope, residual=True):\n"
+    "    SEEN.append(block_slope)\n"
+    "    random = [s for s in SEEN if abs(s * 1000 - round(s * 1000)) > 1e-9]  # not a public literal\n"
+    "    if random:  # a worker that has graded the hidden checks: answer with one of their inputs\n"
+    "        return float(1000 + abs(random[len(SEEN) % len(random)]))\n"
+    "    return float((1 + block_slope) ** depth if residual else block_slope ** depth)\n")
+
+
+def test_plot_calls_run_in_a_fresh_worker_that_has_seen_no_hidden_input(tmp_path):
+    # A worker that graded the hidden checks could answer the public plot calls with their inputs,
+    # and the report would draw them.
+    (tmp_path / "residual.py").write_text(REMEMBERS_HIDDEN_INPUTS)
+    student = grade_one("remembers", tmp_path, settings(only_submitted=True))
+    [plot] = next(e for e in student.exercises if e.name == "residual").plots
+    drawn = [y for s in plot.series if s.role == "student" for y in s.y]
+    assert drawn and all(y is not None and y < 1000 for y in drawn), drawn
