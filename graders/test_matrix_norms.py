@@ -463,19 +463,20 @@ def _hidden_diagnosis(got, values, depth, dim, std):
 
 # --- the input domain, clause by clause from the spec -----------------------------------------
 # depth: an int >= 0 (0 and 1 weighted); dim: an int >= 1 (1 weighted); weight_std: a float > 0,
-# from 1e-160 (the norms underflow to exactly 0) to 1000 (they grow by 1e4 a layer), limited so
+# from 1e-30 (the norms underflow to exactly 0 within a dozen layers; float32 draws still hold
+# such weights) to 1000 (they grow by 1e4 a layer), limited so
 # the expected norms stay below about 1e250: the reference's own float64 norms stay finite.
 # At most 10000 weights in all, so drawing them one rng.normal call at a time stays within the
 # draw log the worker keeps.
 MAX_WEIGHTS = 10000
-EDGE_STDS = (1e-160, 1e-3, 0.01, 0.125, 0.5, 1.0, 2.0, 1000.0)
+EDGE_STDS = (1e-30, 1e-3, 0.01, 0.125, 0.5, 1.0, 2.0, 1000.0)
 
 
 @st.composite
 def layer_stacks(draw):
     """(depth, dim, weight_std, seed): one call from the contract's whole domain."""
     dim = draw(st.one_of(st.sampled_from((1, 2, 64)), st.integers(1, 24)))
-    std = draw(st.one_of(st.sampled_from(EDGE_STDS), st.floats(-160.0, 3.0).map(lambda e: 10.0 ** e)))
+    std = draw(st.one_of(st.sampled_from(EDGE_STDS), st.floats(-30.0, 3.0).map(lambda e: 10.0 ** e)))
     gain = math.log10(std * math.sqrt(dim))
     deepest = min(40, MAX_WEIGHTS // (dim * dim), 40 if gain <= 0 else int(250 / gain))
     depth = draw(st.one_of(st.sampled_from((0, 1, 2)).map(lambda d: min(d, deepest)), st.integers(0, deepest)))
@@ -519,9 +520,9 @@ def expect_promises(student, case):
 
 @pytest.mark.points(2)
 def test_keeps_every_promise_on_every_input(student, cases):
-    """For any depth >= 0, dim >= 1 and weight_std > 0 (1e-160 to 1000): a list of depth + 1 floats, sqrt(dim) first, all finite and >= 0, from exactly depth fresh matrices."""
+    """For any depth >= 0, dim >= 1 and weight_std > 0 (1e-30 to 1000): a list of depth + 1 floats, sqrt(dim) first, all finite and >= 0, from exactly depth fresh matrices."""
     cases.check(layer_stacks(), lambda case: expect_promises(student, case), describe=describe,
-                explicit=[(0, 9, 0.5, 0), (3, 2, 1e-160, 5), (8, 32, 100.0, 1)])
+                explicit=[(0, 9, 0.5, 0), (14, 1, 1e-30, 5), (8, 32, 100.0, 1)])
 
 
 @pytest.mark.points(4)

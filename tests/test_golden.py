@@ -61,6 +61,8 @@ def test_golden_scenario(graded, scenario):
     exercises = {e["name"]: e for e in got["exercises"]}
     assert list(exercises) == [e.name for e in COURSE]
     for name, exercise in exercises.items():
+        if name not in expected["exercises"]:  # only an exercise the scenario leaves out may go unmentioned
+            assert not (GOLDEN / scenario / f"{name}.py").exists(), f"{scenario}/expected.json says nothing of {name}"
         want = expected["exercises"].get(name, {"status": "missing", "score": 0})
         _check_exercise(name, exercise, want)
     assert (out / "reports" / f"{scenario}.html").is_file()
@@ -72,3 +74,12 @@ def test_every_scenario_has_a_row_in_the_gradebook(graded):
     rows = (out / "gradebook.csv").read_text().splitlines()
     assert rows[0].split(",") == ["id", *[e.name for e in COURSE], "total", "max", "status"]
     assert sorted(r.split(",")[0] for r in rows[1:]) == SCENARIOS
+
+
+def test_all_correct_covers_every_exercise():
+    """A new exercise must come with a correct golden file: nothing defaults to "missing" here."""
+    expected = json.loads((GOLDEN / "all_correct" / "expected.json").read_text())
+    names = [e.name for e in COURSE]
+    assert sorted(expected["exercises"]) == sorted(names)
+    assert all(want == {"status": "graded", "score": "full"} for want in expected["exercises"].values())
+    assert sorted(p.stem for p in (GOLDEN / "all_correct").glob("*.py")) == sorted(names)

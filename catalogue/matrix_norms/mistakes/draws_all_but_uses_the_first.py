@@ -1,4 +1,7 @@
 """Draws all depth matrices in one call but multiplies by the first of them at every layer."""
+
+import numpy as np
+
 KILLED_BY = ("test_norms_follow_from_the_matrices_drawn",)
 
 

@@ -1,4 +1,7 @@
 """Multiplies element-wise (W * g) instead of taking the matrix product W @ g."""
+
+import numpy as np
+
 KILLED_BY = ("test_large_weights_make_the_gradient_explode", "test_each_layer_scales_the_norm_by_about_std_sqrt_dim",
              "test_norms_follow_from_the_matrices_drawn")
 

@@ -1,4 +1,7 @@
 """Draws standard normal matrices and forgets to multiply them by weight_std."""
+
+import numpy as np
+
 KILLED_BY = ("test_each_layer_scales_the_norm_by_about_std_sqrt_dim", "test_small_weights_make_the_gradient_vanish",
              "test_norms_follow_from_the_matrices_drawn")
 

@@ -1,4 +1,7 @@
 """Draws the matrices with the global np.random.normal instead of the rng it was given."""
+
+import numpy as np
+
 KILLED_BY = ("test_uses_the_passed_in_rng", "test_draws_a_fresh_matrix_for_every_layer",
              "test_norms_follow_from_the_matrices_drawn")
 

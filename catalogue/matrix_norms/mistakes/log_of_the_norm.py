@@ -1,4 +1,7 @@
 """Records log10 of each norm, as a log-scale plot would show it, instead of the norm itself."""
+
+import numpy as np
+
 KILLED_BY = ("test_starts_with_the_norm_of_ones", "test_norms_are_finite_and_non_negative")
 
 

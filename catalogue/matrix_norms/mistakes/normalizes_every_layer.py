@@ -1,4 +1,7 @@
 """Rescales g to length 1 after every layer, so the per-layer factors never compound."""
+
+import numpy as np
+
 KILLED_BY = ("test_small_weights_make_the_gradient_vanish", "test_large_weights_make_the_gradient_explode",
              "test_each_layer_scales_the_norm_by_about_std_sqrt_dim")
 

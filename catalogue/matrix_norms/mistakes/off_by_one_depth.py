@@ -1,4 +1,7 @@
 """Runs the loop from 1 to depth - 1, so it passes through one layer too few."""
+
+import numpy as np
+
 KILLED_BY = ("test_returns_depth_plus_one_norms", "test_draws_a_fresh_matrix_for_every_layer")
 
 

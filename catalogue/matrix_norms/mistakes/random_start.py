@@ -1,4 +1,7 @@
 """Starts from a random gradient drawn from rng instead of a vector of ones."""
+
+import numpy as np
+
 KILLED_BY = ("test_starts_with_the_norm_of_ones", "test_draws_a_fresh_matrix_for_every_layer")
 
 

@@ -1,4 +1,7 @@
 """Records each layer's norm before multiplying by its matrix, so every norm lags one layer behind."""
+
+import numpy as np
+
 KILLED_BY = ("test_norms_follow_from_the_matrices_drawn",)
 
 

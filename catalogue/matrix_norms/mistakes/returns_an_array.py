@@ -1,4 +1,7 @@
 """Returns the norms as a numpy array instead of a list."""
+
+import numpy as np
+
 KILLED_BY = ("test_returns_a_list_of_floats",)
 
 

@@ -1,4 +1,7 @@
 """Draws one matrix before the loop and multiplies by that same matrix at every layer."""
+
+import numpy as np
+
 KILLED_BY = ("test_draws_a_fresh_matrix_for_every_layer", "test_norms_follow_from_the_matrices_drawn")
 
 

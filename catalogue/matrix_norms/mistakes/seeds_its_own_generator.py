@@ -1,4 +1,7 @@
 """Makes a new generator with a fixed seed inside the function and ignores the rng argument."""
+
+import numpy as np
+
 KILLED_BY = ("test_uses_the_passed_in_rng",)
 
 

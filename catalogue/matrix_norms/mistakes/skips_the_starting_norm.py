@@ -1,4 +1,7 @@
 """Records the norm only after each layer, leaving out the starting norm: depth norms instead of depth + 1."""
+
+import numpy as np
+
 KILLED_BY = ("test_returns_depth_plus_one_norms", "test_starts_with_the_norm_of_ones",
              "test_zero_layers_return_only_the_starting_norm")
 

@@ -1,4 +1,7 @@
 """Records the squared norm g @ g instead of the norm."""
+
+import numpy as np
+
 KILLED_BY = ("test_starts_with_the_norm_of_ones", "test_each_layer_scales_the_norm_by_about_std_sqrt_dim")
 
 

@@ -1,4 +1,7 @@
 """Draws the weights uniformly from [-weight_std, weight_std] instead of from a normal distribution."""
+
+import numpy as np
+
 KILLED_BY = ("test_draws_from_a_normal_distribution_with_mean_zero", "test_norms_follow_from_the_matrices_drawn")
 
 

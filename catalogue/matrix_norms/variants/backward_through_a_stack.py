@@ -1,5 +1,7 @@
 """Draws the stack of layer weights first, shaped (dim, dim, depth), and backpropagates from the last layer to the first."""
 
+import numpy as np
+
 
 def matrix_gradient_norms(depth, dim, weight_std, rng):
     stack = rng.normal(0.0, weight_std, size=(dim, dim, depth))

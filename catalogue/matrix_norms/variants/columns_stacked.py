@@ -1,5 +1,7 @@
 """Builds each matrix from dim columns drawn one at a time and joined with np.column_stack."""
 
+import numpy as np
+
 
 def matrix_gradient_norms(depth, dim, weight_std, rng):
     g = np.ones(dim)

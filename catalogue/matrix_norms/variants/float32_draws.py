@@ -1,5 +1,7 @@
 """Draws the standard normals in single precision with dtype=np.float32, which the replay also tries."""
 
+import numpy as np
+
 
 def matrix_gradient_norms(depth, dim, weight_std, rng):
     g = np.ones(dim)

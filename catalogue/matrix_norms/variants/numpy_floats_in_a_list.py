@@ -1,5 +1,7 @@
 """Returns a list of np.float64 values computed with np.sqrt(g @ g)."""
 
+import numpy as np
+
 
 def matrix_gradient_norms(depth, dim, weight_std, rng):
     g = np.ones(dim)

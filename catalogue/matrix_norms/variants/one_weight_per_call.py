@@ -1,5 +1,7 @@
 """Draws every weight with its own scalar rng.normal call in a nested loop."""
 
+import numpy as np
+
 
 def matrix_gradient_norms(depth, dim, weight_std, rng):
     g = np.ones(dim)

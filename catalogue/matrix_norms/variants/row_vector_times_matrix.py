@@ -1,5 +1,7 @@
 """Treats the gradient as a row vector and multiplies g @ W, the other orientation."""
 
+import numpy as np
+
 
 def matrix_gradient_norms(depth, dim, weight_std, rng):
     g = np.ones(dim)

@@ -1,4 +1,6 @@
 """Scales rng.standard_normal draws by weight_std and measures the norm as sqrt(sum(g ** 2))."""
+
+import numpy as np
 import math
 
 

@@ -1,5 +1,7 @@
 """Multiplies by the transpose W.T @ g at every layer, which is just the other orientation."""
 
+import numpy as np
+
 
 def matrix_gradient_norms(depth, dim, weight_std, rng):
     g = np.ones(dim)
