@@ -2,11 +2,39 @@
 
 from __future__ import annotations
 
+import enum
 import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-STATUSES = ("passed", "failed", "error", "timeout", "pending")
+class Status(str, enum.Enum):
+    """A check's status: the one vocabulary results, views and renderers share.
+
+    A ``str`` subclass, so results.json and templates carry the plain value ("passed").
+    """
+
+    PASSED = "passed"
+    FAILED = "failed"
+    ERROR = "error"
+    TIMEOUT = "timeout"
+    PENDING = "pending"  # a hidden check, not run because the reference is absent
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def label(self) -> str:
+        return _LABELS[self][0]
+
+    @property
+    def icon(self) -> str:
+        return _LABELS[self][1]
+
+
+PENDING_LABEL = "hidden: graded after submission"
+_LABELS = {Status.PASSED: ("passed", "✓"), Status.FAILED: ("failed", "✗"), Status.ERROR: ("error", "!"),
+           Status.TIMEOUT: ("timed out", "⏱"), Status.PENDING: (PENDING_LABEL, "…")}
+STATUSES = tuple(s.value for s in Status)
 
 
 @dataclass(frozen=True)
@@ -37,7 +65,7 @@ class CheckResult:
     description: str
     score: float
     max_score: float
-    status: str
+    status: Status
     message: str = ""
     hint: str = ""
     visibility: str = "public"

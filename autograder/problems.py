@@ -7,9 +7,11 @@ result, so every check gets the same wording for the same problem.
 
 from __future__ import annotations
 
+from .model import Status
+
 
 class StudentProblem(Exception):
-    status = "error"
+    status = Status.ERROR
 
     def __init__(self, message: str, hint: str = "", detail: str = "") -> None:
         super().__init__(message)
@@ -19,27 +21,27 @@ class StudentProblem(Exception):
 
 
 class SubmissionMissing(StudentProblem):
-    status = "failed"
+    status = Status.FAILED
 
 
 class SubmissionUnreadable(StudentProblem):
-    status = "error"
+    status = Status.ERROR
 
 
 class ImportFailed(StudentProblem):
-    status = "error"
+    status = Status.ERROR
 
 
 class FunctionMissing(StudentProblem):
-    status = "failed"
+    status = Status.FAILED
 
 
 class NotImplementedYet(StudentProblem):
-    status = "failed"
+    status = Status.FAILED
 
 
 class StudentRaised(StudentProblem):
-    status = "error"
+    status = Status.ERROR
 
     def __init__(self, message: str, hint: str = "", detail: str = "", exc_type: str = "",
                  exc_mro: tuple[str, ...] = ()) -> None:
@@ -57,15 +59,15 @@ class StudentRaised(StudentProblem):
 
 
 class StudentTimeout(StudentProblem):
-    status = "timeout"
+    status = Status.TIMEOUT
 
 
 class WorkerCrashed(StudentProblem):
-    status = "error"
+    status = Status.ERROR
 
 
 class BadReply(StudentProblem):
-    status = "error"
+    status = Status.ERROR
 
 
 class CheckFailed(AssertionError):

@@ -8,15 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .model import CheckResult, ExerciseResult, Output, StudentResult
-
-STATUS_LABELS = {
-    "passed": ("passed", "✓"),
-    "failed": ("failed", "✗"),
-    "error": ("error", "!"),
-    "timeout": ("timed out", "⏱"),
-    "pending": ("hidden: graded after submission", "…"),
-}
+from .model import CheckResult, ExerciseResult, Output, Status, StudentResult
 
 
 @dataclass(frozen=True)
@@ -89,8 +81,9 @@ def _pending_text(pending_points: float) -> str:
 
 
 def check_view(check: CheckResult) -> CheckView:
-    label, icon = STATUS_LABELS.get(check.status, (check.status, "?"))
-    shown = "—" if check.status == "pending" else f"{points(check.score)}/{points(check.max_score)}"
+    status = Status(check.status)
+    label, icon = status.label, status.icon
+    shown = "—" if status is Status.PENDING else f"{points(check.score)}/{points(check.max_score)}"
     return CheckView(
         name=check.name, description=check.description or check.name.replace("_", " "), status=check.status,
         label=label, icon=icon, points=shown, message=check.message, hint=check.hint,

@@ -9,9 +9,11 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from ..model import Status
 from ..view import ExerciseView, ReportView
 
-_STYLES = {"passed": "green", "failed": "red", "error": "magenta", "timeout": "yellow", "pending": "dim"}
+_STYLES = {Status.PASSED: "green", Status.FAILED: "red", Status.ERROR: "magenta", Status.TIMEOUT: "yellow",
+           Status.PENDING: "dim"}
 
 
 def _exercise(console: Console, exercise: ExerciseView, verbose: bool) -> None:
