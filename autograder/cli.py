@@ -7,6 +7,7 @@ error it catches, printed as one sentence on stderr.
 from __future__ import annotations
 
 import argparse
+import enum
 import datetime as dt
 import itertools
 import os
@@ -20,7 +21,8 @@ from .errors import GradeError
 from .model import BatchResult, load_course
 from .output import write_atomic, write_batch
 from .release import build_release
-from .render.validation import render_validation
+from .mutation import mutation_test
+from .render.validation import render_mutation, render_validation
 from .validate import validate
 from .render.documents import render_markdown
 from .render.terminal import render_class_summary, render_terminal
@@ -29,6 +31,14 @@ from .runner import Settings, grade_batch, grade_one
 from .view import report_view
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+class Exit(enum.IntEnum):
+    """The command line's exit codes; EXIT_CODES below says the same in words."""
+    DONE = 0  # finished (check: every graded check passed)
+    FOUND = 1  # check: a check did not pass; validate: a hole, a flake or a false rejection
+    BAD_INPUT = 2  # bad usage or input, one sentence on stderr
+    REFUSED = 3  # grade will not run student code without bubblewrap
 
 EXIT_CODES = """\
 exit codes:
@@ -79,6 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
     validate.add_argument("--seeds", type=int, default=10, help="seeds the reference and variants must pass on (default: %(default)s)")
     validate.add_argument("--mutant-seeds", type=int, default=3, help="seeds every mutant must be caught on (default: %(default)s)")
+    validate.add_argument("--mutate", action="store_true",
+                          help="also grade every mutant mutmut's operators make of solutions/ (needs the 'mutate' extra)")
     validate.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: %(default)s)")
     common(validate)
 
@@ -99,7 +111,7 @@ def _isolation(requested: str, batch: bool, allow_unsandboxed: bool) -> str:
 
 
 class SandboxRefused(GradeError):
-    exit_code = 3
+    exit_code = Exit.REFUSED
 
 
 def _settings(args: argparse.Namespace, isolation: str) -> Settings:
@@ -128,7 +140,7 @@ def run_check(args: argparse.Namespace) -> int:
     if args.json:
         write_atomic(args.json, render_json(batch))
     graded = [t for e in student.exercises for t in e.tests if t.status != "pending"]
-    return 0 if graded and all(t.status == "passed" for t in graded) else 1
+    return Exit.DONE if graded and all(t.status == "passed" for t in graded) else Exit.FOUND
 
 
 def _students(submissions: Path) -> list[tuple[str, Path]]:
@@ -159,7 +171,7 @@ def run_grade(args: argparse.Namespace) -> int:
     rows = [(s.id, f"{s.score:g}/{s.max_score:g}", s.status) for s in batch.students]
     sys.stdout.write(render_class_summary(rows, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ))
     sys.stdout.write(f"Wrote {out / 'results.json'}, {out / 'gradebook.csv'} and {len(rows)} reports in {out / 'reports'}.\n")
-    return 0
+    return Exit.DONE
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -174,7 +186,12 @@ def run_validate(args: argparse.Namespace) -> int:
                       tuple(first + i for i in range(args.mutant_seeds)), settings, max(args.jobs, 1),
                       lambda text: sys.stderr.write(f"validating: {text}\n"))
     sys.stdout.write(render_validation(result))
-    return 0 if result.sound else 1
+    if not args.mutate:
+        return Exit.DONE if result.sound else Exit.FOUND
+    mutated = mutation_test(ROOT, settings, max(args.jobs, 1), result.seeds[:args.mutant_seeds],
+                            lambda text: sys.stderr.write(f"validating: {text}\n"))
+    sys.stdout.write(render_mutation(mutated))
+    return Exit.DONE if result.sound and mutated.sound else Exit.FOUND
 
 
 def run_release(args: argparse.Namespace) -> int:
@@ -184,7 +201,7 @@ def run_release(args: argparse.Namespace) -> int:
     hidden = sum(len(v) for v in manifest.values())
     sys.stdout.write(f"Wrote the student release to {args.out}: {len(manifest)} exercises, public checks only; "
                      f"{hidden} hidden checks listed by name and points.\n")
-    return 0
+    return Exit.DONE
 
 
 def _grade_with_progress(students, settings, jobs):
@@ -211,10 +228,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # argparse exits on --help (0) and on bad usage (2)
-        return int(exit_.code or 0)
+        return int(exit_.code or Exit.DONE)
     try:
         runners = {"grade": run_grade, "validate": run_validate, "release": run_release}
         return runners.get(args.command, run_check)(args)
     except GradeError as error:
         sys.stderr.write(f"error: {error}\n")
-        return getattr(error, "exit_code", 2)
+        return getattr(error, "exit_code", Exit.BAD_INPUT)
