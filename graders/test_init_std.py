@@ -1,6 +1,5 @@
 """Checks for init_std.py: He is sqrt(2 / fan_in), Xavier sqrt(2 / (fan_in + fan_out)), other kinds raise ValueError."""
 
-import math
 
 import numpy as np
 import pytest
@@ -142,7 +141,8 @@ def describe(case) -> str:
 
 def formula(kind: str, fan_in: int, fan_out: int) -> float:
     """The spec's own formula, on the trusted side."""
-    return math.sqrt(2 / (fan_in + fan_out)) if kind == "xavier" else math.sqrt(2 / fan_in)
+    denominator = fan_in + fan_out if kind == "xavier" else fan_in
+    return (2 / denominator) ** 0.5
 
 
 def expect_contract(student, case, expected_for):
