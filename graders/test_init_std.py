@@ -1,6 +1,5 @@
 """Checks for init_std.py: He is sqrt(2 / fan_in), Xavier sqrt(2 / (fan_in + fan_out)), other kinds raise ValueError."""
 
-
 import numpy as np
 import pytest
 from hypothesis import strategies as st
