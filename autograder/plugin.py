@@ -147,6 +147,7 @@ def pytest_json_runtest_metadata(item: pytest.Item, call: pytest.CallInfo) -> di
     if call.when == "call" or (call.excinfo is not None and call.when == "setup"):
         module = item.funcargs.get("student") if hasattr(item, "funcargs") else None
         output = module.drain_output() if isinstance(module, StudentModule) else None
-        if output:
+        # What the student printed during a hidden check could spell out its hidden cases.
+        if output and not item.get_closest_marker("hidden"):
             meta["output"] = output
     return meta
