@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import tempfile
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
+from .errors import GradeError
 from .model import load_course
 from .runner import Settings, grade_batch
 
@@ -68,11 +69,14 @@ def _one_line(code: str, limit: int = 70) -> str:
 
 def generate(exercise: str, source: str) -> list[Mutant]:
     """Every mutant mutmut's operators make of ``source``, one mutation each, duplicates dropped."""
-    import libcst as cst
-    from libcst.metadata import MetadataWrapper, PositionProvider
-    from mutmut.mutation.file_mutation import MutationVisitor
-    from mutmut.mutation.mutators import mutation_operators
-    from mutmut.mutation.pragma_handling import IgnoredCode
+    try:
+        import libcst as cst
+        from libcst.metadata import MetadataWrapper, PositionProvider
+        from mutmut.mutation.file_mutation import MutationVisitor
+        from mutmut.mutation.mutators import mutation_operators
+        from mutmut.mutation.pragma_handling import IgnoredCode
+    except ImportError:
+        raise GradeError("validate --mutate needs mutmut 3: pip install -e '.[mutate]'.") from None
 
     wrapper = MetadataWrapper(cst.parse_module(source))
     visitor = MutationVisitor(mutation_operators, IgnoredCode(set(), set(), set()))
@@ -128,5 +132,4 @@ def mutation_test(root: Path, settings: Settings, jobs: int, seeds: tuple[int, .
 
 
 def _with_seed(settings: Settings, seed: int) -> Settings:
-    from dataclasses import replace
     return replace(settings, seed=seed)
