@@ -80,6 +80,8 @@ class Cases:
         if isinstance(exc, CheckFailed):
             return CheckFailed("Fails on one of the hidden cases (the case stays hidden).", exc.hint)
         if isinstance(exc, StudentRaised):
-            return StudentRaised(f"Raised {exc.exc_type} on one of the hidden cases (the case stays hidden).",
+            # "f() raised ValueError: <the student's own text>": the text could spell out the case.
+            what = exc.message.split(":", 1)[0].rstrip(".")
+            return StudentRaised(f"{what} on one of the hidden cases (the case stays hidden).",
                                  exc.hint, "", exc.exc_type, exc.exc_mro)
         return exc
