@@ -1,23 +1,32 @@
-"""The catalogue of known wrong solutions (mutants) and of correct variants.
+"""The catalogue: known wrong solutions (mistakes) and other correct solutions (variants), side by side.
 
-Each entry is one file, ``<folder>/<exercise>/<short_name>.py``, holding only the function(s) it
-changes, a module docstring (the one sentence that explains the misconception) and, for
-mutants, ``KILLED_BY = ("test_...",)``: the checks meant to catch it. An entry is graded as the
-reference solution with the entry's definitions appended, so it differs from the reference in
-exactly what it names. Entries are read with :mod:`ast`, never imported, on the trusted side.
+Each entry is one file, ``catalogue/<exercise>/mistakes/<short_name>.py`` or
+``catalogue/<exercise>/variants/<short_name>.py``, holding the imports it uses, only the
+function(s) it changes, a module docstring (the one sentence that explains it) and, for a
+mistake, ``KILLED_BY = ("test_...",)``: the checks meant to catch it. An entry is graded as the
+reference solution with the entry appended, so it differs from the reference in exactly what it
+names. Entries are read with :mod:`ast`, never imported, on the trusted side.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
+import enum
 from dataclasses import dataclass
 from pathlib import Path
+
+
+class Kind(enum.Enum):
+    MISTAKE = "mistakes"  # must lose points on the checks it names
+    VARIANT = "variants"  # must get full marks
 
 
 @dataclass(frozen=True)
 class Entry:
     exercise: str
     name: str
+    kind: Kind
     explanation: str
     killed_by: tuple[str, ...]
     path: Path
@@ -34,18 +43,40 @@ def _read_entry(path: Path) -> Entry:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "KILLED_BY" for t in node.targets):
             killed_by = tuple(ast.literal_eval(node.value))
     explanation = " ".join((ast.get_docstring(tree) or "").split())
-    return Entry(path.parent.name, path.stem, explanation, killed_by, path)
+    return Entry(path.parent.parent.name, path.stem, Kind(path.parent.name), explanation, killed_by, path)
 
 
-def load_entries(folder: Path) -> list[Entry]:
-    """Every entry under ``folder``, sorted by exercise then name."""
+def load_entries(folder: Path, kind: Kind | None = None) -> list[Entry]:
+    """Every entry under ``folder`` (the catalogue), sorted by exercise, kind, then name."""
     if not folder.is_dir():
         return []
-    return [_read_entry(p) for p in sorted(folder.glob("*/*.py")) if not p.name.startswith("_")]
+    kinds = [kind] if kind else list(Kind)
+    paths = sorted(p for k in kinds for p in folder.glob(f"*/{k.value}/*.py") if not p.name.startswith("_"))
+    return [_read_entry(p) for p in paths]
+
+
+def unbound_names(source: str) -> set[str]:
+    """Global names an entry uses without importing or defining them (it must stand on its own)."""
+    tree = ast.parse(source)
+    bound = set(dir(builtins))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+            bound |= {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)} if hasattr(node, "args") else set()
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound.add(node.id)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return used - bound
 
 
 def compose(reference_source: str, entry_source: str) -> str:
-    """The reference with the entry's definitions appended: later definitions win in Python."""
+    """The reference with the entry appended: later definitions win in Python."""
     return f"{reference_source.rstrip()}\n\n\n# ---- catalogue entry: definitions below replace the ones above ----\n{entry_source}"
 
 

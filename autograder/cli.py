@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import enum
 import difflib
 import itertools
 import os
@@ -28,7 +29,8 @@ from .output import check_writable_file, locked, within_boundary, write_atomic, 
 from .regrade import diff_runs, load_run
 from .stored import RunIdentity, check_mergeable, check_writable, merge, read_stored
 from .release import build_release
-from .render.validation import render_validation
+from .mutation import mutation_test
+from .render.validation import render_mutation, render_validation
 from .validate import validate
 from .render.documents import render_markdown
 from .render.inert import one_line
@@ -41,6 +43,15 @@ from .view import report_view
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMANDS = ("check", "grade", "validate", "release", "diff", "gradescope")
+
+
+class Exit(enum.IntEnum):
+    """The command line's exit codes; EXIT_CODES below says the same in words."""
+    DONE = 0  # finished (check: every graded check passed, or the pass mark was reached)
+    FOUND = 1  # check: a check did not pass; validate: a hole, a flake or a false rejection
+    BAD_INPUT = 2  # bad usage or input, or a host that cannot grade: one sentence on stderr
+    REFUSED = 3  # grade will not run student code without bubblewrap
+    INTERRUPTED = 130  # Ctrl-C: nothing was written
 DEFAULT_FOLDER = "exercises"
 
 EXIT_CODES = """\
@@ -126,6 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
     validate.add_argument("--seeds", type=at_least_one, default=10, help="seeds the reference and variants must pass on (default: %(default)s)")
     validate.add_argument("--mutant-seeds", type=at_least_one, default=3, help="seeds every mutant must be caught on (default: %(default)s)")
+    validate.add_argument("--mutate", action="store_true",
+                          help="also grade every mutant mutmut's operators make of solutions/ (needs the 'mutate' extra)")
     validate.add_argument("--jobs", type=at_least_one, default=os.cpu_count() or 1, help="submissions graded at once (default: %(default)s)")
     common(validate)
 
@@ -159,7 +172,7 @@ def _isolation(requested: str, batch: bool, allow_unsandboxed: bool) -> tuple[st
 
 
 class SandboxRefused(GradeError):
-    exit_code = 3
+    exit_code = Exit.REFUSED
 
 
 def _settings(args: argparse.Namespace, batch: bool, allow_unsandboxed: bool = True) -> Settings:
@@ -229,7 +242,7 @@ def run_check(args: argparse.Namespace) -> int:
         append_text(args.markdown, markdown)
     if args.json:
         write_atomic(args.json, results)
-    return 0 if passes(student, args.pass_mark) else 1
+    return Exit.DONE if passes(student, args.pass_mark) else Exit.FOUND
 
 
 def _students(intake, submissions: Path) -> list[tuple[str, Path]]:
@@ -320,7 +333,7 @@ def run_grade(args: argparse.Namespace) -> int:
                      f"in {out / 'reports'} ({len(results)} graded now, {len(batch.students) - len(results)} kept).\n")
     if roster is not None:
         write_canvas(out, batch, roster, intake.submissions, args.canvas_column, args.canvas)
-    return 0
+    return Exit.DONE
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -333,7 +346,12 @@ def run_validate(args: argparse.Namespace) -> int:
                       tuple(first + i for i in range(args.mutant_seeds)), settings, max(args.jobs, 1),
                       lambda text: sys.stderr.write(f"validating: {text}\n"))
     sys.stdout.write(render_validation(result))
-    return 0 if result.sound else 1
+    if not args.mutate:
+        return Exit.DONE if result.sound else Exit.FOUND
+    mutated = mutation_test(ROOT, settings, max(args.jobs, 1), result.seeds[:args.mutant_seeds],
+                            lambda text: sys.stderr.write(f"validating: {text}\n"))
+    sys.stdout.write(render_mutation(mutated))
+    return Exit.DONE if result.sound and mutated.sound else Exit.FOUND
 
 
 def run_release(args: argparse.Namespace) -> int:
@@ -343,12 +361,12 @@ def run_release(args: argparse.Namespace) -> int:
     hidden = sum(len(v) for v in manifest.values())
     sys.stdout.write(f"Wrote the student release to {args.out}: {len(manifest)} exercises, public checks only; "
                      f"{hidden} hidden checks listed by name and points.\n")
-    return 0
+    return Exit.DONE
 
 
 def run_diff(args: argparse.Namespace) -> int:
     sys.stdout.write(diff_runs(load_run(args.old), load_run(args.new)))
-    return 0
+    return Exit.DONE
 
 
 def run_gradescope(args: argparse.Namespace) -> int:
@@ -357,7 +375,7 @@ def run_gradescope(args: argparse.Namespace) -> int:
         raise GradeError("a Gradescope bundle needs the reference solutions; run it from the full kit.")
     build_bundle(ROOT, args.out)
     sys.stdout.write(f"Wrote {args.out}: upload it as the autograder of a Gradescope programming assignment.\n")
-    return 0
+    return Exit.DONE
 
 
 def _grade_with_progress(students, settings, jobs, executor="local", scheduler=""):
@@ -399,7 +417,7 @@ def main(argv: list[str] | None = None) -> int:
         typo = _unknown_command(argv[0])
         if typo:
             sys.stderr.write(f"error: {typo}\n")
-            return 2
+            return Exit.BAD_INPUT
     if not argv or argv[0] not in (*COMMANDS, "-h", "--help", "--version"):
         argv = ["check", *argv]
     try:
@@ -412,11 +430,11 @@ def main(argv: list[str] | None = None) -> int:
         return runners.get(args.command, run_check)(args)
     except GradeError as error:
         sys.stderr.write(f"error: {error}\n")
-        return getattr(error, "exit_code", 2)
+        return getattr(error, "exit_code", Exit.BAD_INPUT)
     except KeyboardInterrupt:
         sys.stderr.write("error: interrupted; no results were written.\n")
-        return 130
+        return Exit.INTERRUPTED
     except OSError as error:  # a folder that vanished or a disk that filled up mid-run: the host's
         where = f" ({error.filename})" if error.filename else ""
         sys.stderr.write(f"error: {error.strerror or error}{where}; nothing more was written.\n")
-        return 2
+        return Exit.BAD_INPUT

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import math
 import tomllib
 import types
@@ -11,7 +12,35 @@ from pathlib import Path
 
 from .plotdata import Plot
 
-STATUSES = ("passed", "failed", "error", "timeout", "pending")
+
+class Status(str, enum.Enum):
+    """A check's status: the one vocabulary results, views and renderers share.
+
+    A ``str`` subclass, so results.json and templates carry the plain value ("passed").
+    """
+
+    PASSED = "passed"
+    FAILED = "failed"
+    ERROR = "error"
+    TIMEOUT = "timeout"
+    PENDING = "pending"  # a hidden check, not run because the reference is absent
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def label(self) -> str:
+        return _LABELS[self][0]
+
+    @property
+    def icon(self) -> str:
+        return _LABELS[self][1]
+
+
+PENDING_LABEL = "hidden: graded after submission"
+_LABELS = {Status.PASSED: ("passed", "✓"), Status.FAILED: ("failed", "✗"), Status.ERROR: ("error", "!"),
+           Status.TIMEOUT: ("timed out", "◷"), Status.PENDING: (PENDING_LABEL, "…")}
+STATUSES = tuple(s.value for s in Status)
 # The first keys of every results.json: what marks a folder as the kit's output, and its layout.
 RESULTS_MARKER = {"kit": "gradient-kit", "format": 1}
 
@@ -53,7 +82,7 @@ class CheckResult:
     description: str
     score: float
     max_score: float
-    status: str
+    status: Status
     message: str = ""
     hint: str = ""
     visibility: str = "public"
@@ -179,6 +208,11 @@ def _value(hint: object, value: object, where: str):
         return _build(hint, value, where)
     if hint is bool and isinstance(value, bool):
         return value
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        try:
+            return hint(value)
+        except ValueError:
+            raise ResultsFormatError(f"{where} is not one of {', '.join(repr(m.value) for m in hint)}") from None
     if hint is float and isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
         return float(value)
     if hint is int and isinstance(value, int) and not isinstance(value, bool):

@@ -5,27 +5,26 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 
-from .model import (STATUSES, CheckResult, Exercise, ExerciseResult, Output, Problem, exercise_result,
-                    student_result, StudentResult)
+from .model import (PENDING_LABEL, STATUSES, CheckResult, Exercise, ExerciseResult, Output, Problem, Status,
+                    exercise_result, student_result, StudentResult)
 from .plotdata import Plot, plot_from
 
-_OUTCOME_STATUS = {"passed": "passed", "failed": "failed", "error": "error", "skipped": "pending"}
+_OUTCOME_STATUS = {"passed": Status.PASSED, "failed": Status.FAILED, "error": Status.ERROR, "skipped": Status.PENDING}
 
 
 def _check(test: dict) -> CheckResult:
     meta = test.get("metadata") or {}
     status = meta.get("status") or _OUTCOME_STATUS.get(test.get("outcome"), "error")
-    if status not in STATUSES:
-        status = "error"
+    status = Status(status) if status in STATUSES else Status.ERROR
     points = float(meta.get("points", 1.0))
     output = meta.get("output")
     message = meta.get("message", "")
-    if not meta.get("status") and status == "error":
+    if not meta.get("status") and status is Status.ERROR:
         message = "The grader itself failed while setting up this check; this is not your fault."
     return CheckResult(
         name=str(meta.get("check") or test.get("nodeid", "?").rsplit("::", 1)[-1]),
         description=str(meta.get("description", "")),
-        score=points if status == "passed" else 0.0,
+        score=points if status is Status.PASSED else 0.0,
         max_score=points,
         status=status,
         message=str(message),
@@ -47,8 +46,8 @@ def _broken_modules(report: dict) -> set[str]:
 
 def _pending(entry: dict) -> CheckResult:
     points = float(entry.get("points", 1.0))
-    return CheckResult(str(entry["name"]), str(entry.get("description", "")), 0.0, points, "pending",
-                       "hidden: graded after submission", visibility="hidden")
+    return CheckResult(str(entry["name"]), str(entry.get("description", "")), 0.0, points, Status.PENDING,
+                       PENDING_LABEL, visibility="hidden")
 
 
 def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[str],

@@ -1,7 +1,7 @@
 """The pytest plugin every grader runs under: options, markers, fixtures, and per-check verdicts.
 
-A grader module sets ``EXERCISE = "<stem>"`` and writes plain tests that take the ``student``
-fixture. This plugin hands each test a :class:`~autograder.client.StudentModule`, seeds its
+A grader module ``graders/test_<exercise>.py`` (the file name names the exercise) writes plain
+tests that take the ``student`` fixture. This plugin hands each test a :class:`~autograder.client.StudentModule`, seeds its
 random inputs, skips hidden checks when the reference is absent, and writes each check's verdict
 (status, message, hint, points, visibility, what the student printed) into the test's metadata,
 which pytest-json-report carries to :mod:`autograder.parse`.
@@ -22,10 +22,11 @@ from . import sandbox, sanitize
 from .budget import Budget
 from .client import StudentModule
 from .figures import record_all
+from .model import PENDING_LABEL, Status
+from .properties import Cases
 from .problems import CheckFailed, StudentProblem, StudentRaised
 from .quiet import QuietLock
 
-PENDING_REASON = "hidden: graded after submission"
 PLOTS = pytest.StashKey[dict]()  # exercise -> plots recorded at the end of its module, until reported
 # A hidden check says that it failed and how, never on what: a comparison's values and the
 # student's own exception message (which may echo its arguments) stay on the trusted side.
@@ -55,9 +56,14 @@ def _reference_dir(config: pytest.Config) -> Path | None:
     return Path(value) if value and Path(value).is_dir() else None
 
 
+def exercise_of(module) -> str:
+    """The exercise a grader module checks: ``test_<exercise>.py`` names it."""
+    return Path(module.__file__).stem.removeprefix("test_")
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     if item.get_closest_marker("hidden") and _reference_dir(item.config) is None:
-        pytest.skip(PENDING_REASON)
+        pytest.skip(PENDING_LABEL)
 
 
 def _limits(config: pytest.Config) -> sandbox.Limits:
@@ -81,7 +87,7 @@ def quiet_lock(request: pytest.FixtureRequest):
 @pytest.fixture(scope="module")
 def student(request: pytest.FixtureRequest, submission_budget: Budget, quiet_lock: QuietLock):
     """The student's file for this grader's exercise, running in a worker process."""
-    exercise = request.module.EXERCISE
+    exercise = exercise_of(request.module)
     config = request.config
     module = StudentModule(Path(config.getoption("--submission")) / f"{exercise}.py", exercise,
                            config.getoption("--isolation"), _limits(config), config.getoption("--bwrap"),
@@ -104,8 +110,8 @@ def reference(request: pytest.FixtureRequest):
     """The reference solution, imported in the trusted process (hidden checks only)."""
     folder = _reference_dir(request.config)
     if folder is None:
-        pytest.skip(PENDING_REASON)
-    exercise = request.module.EXERCISE
+        pytest.skip(PENDING_LABEL)
+    exercise = exercise_of(request.module)
     spec = importlib.util.spec_from_file_location(f"_reference_{exercise}", folder / f"{exercise}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -130,7 +136,19 @@ def _bounded(verdict: dict) -> dict:
             "detail": sanitize.text(verdict["detail"], sanitize.DETAIL_CHARS, keep="tail")}
 
 
-def _verdict(excinfo: pytest.ExceptionInfo | None, hidden: bool = False) -> dict:
+@pytest.fixture
+def cases(request: pytest.FixtureRequest) -> Cases:
+    """Runs a check's properties over Hypothesis strategies, seeded from the run's recorded seed;
+    a hidden check's failing case stays hidden."""
+    return Cases(seed_for(request.config, request.node.name), bool(request.node.get_closest_marker("hidden")))
+
+
+def _pending(item: pytest.Item) -> bool:
+    """A hidden check with no reference to compare with: decided by the marker, never by text."""
+    return bool(item.get_closest_marker("hidden")) and _reference_dir(item.config) is None
+
+
+def _verdict(excinfo: pytest.ExceptionInfo | None, hidden: bool = False, pending: bool = False) -> dict:
     if excinfo is None:
         return {"status": "passed", "message": "", "hint": "", "detail": ""}
     exc = excinfo.value
@@ -144,8 +162,9 @@ def _verdict(excinfo: pytest.ExceptionInfo | None, hidden: bool = False) -> dict
     if isinstance(exc, CheckFailed):
         return {"status": "failed", "message": HIDDEN_FAILED if hidden else exc.message, "hint": exc.hint, "detail": ""}
     if excinfo.errisinstance(pytest.skip.Exception):
-        reason = str(getattr(exc, "msg", "")) or PENDING_REASON
-        return {"status": "pending" if reason == PENDING_REASON else "skipped", "message": reason, "hint": "", "detail": ""}
+        if pending:
+            return {"status": Status.PENDING.value, "message": PENDING_LABEL, "hint": "", "detail": ""}
+        return {"status": "skipped", "message": str(getattr(exc, "msg", "")), "hint": "", "detail": ""}
     if isinstance(exc, (AssertionError, pytest.fail.Exception)):
         message = [HIDDEN_FAILED] if hidden else str(getattr(exc, "msg", "") or exc).strip().splitlines()
         return {"status": "failed", "message": message[0] if message else "Check failed.", "hint": "", "detail": ""}
@@ -171,14 +190,14 @@ def pytest_json_runtest_metadata(item: pytest.Item, call: pytest.CallInfo) -> di
         points = item.get_closest_marker("points")
         function = getattr(item, "function", None)
         meta.update(
-            exercise=getattr(item.module, "EXERCISE", item.module.__name__),
+            exercise=exercise_of(item.module),
             check=item.originalname if hasattr(item, "originalname") else item.name,
             points=float(points.args[0]) if points else 1.0,
             visibility="hidden" if item.get_closest_marker("hidden") else "public",
             description=inspect.cleandoc(function.__doc__ or "") if function else "",
         )
     if call.when == "teardown":  # the module's student fixture has just drawn its plots, if any
-        plots = item.config.stash.get(PLOTS, {}).pop(getattr(item.module, "EXERCISE", None), None)
+        plots = item.config.stash.get(PLOTS, {}).pop(exercise_of(item.module), None)
         if plots:
             meta["plots"] = plots
     if "status" in extra and extra["status"] != "passed":
@@ -186,7 +205,7 @@ def pytest_json_runtest_metadata(item: pytest.Item, call: pytest.CallInfo) -> di
     module = item.funcargs.get("student") if hasattr(item, "funcargs") else None
     hidden = item.get_closest_marker("hidden") is not None
     if call.excinfo is not None or call.when == "call":
-        meta.update(_bounded(_verdict(call.excinfo, hidden)))
+        meta.update(_bounded(_verdict(call.excinfo, hidden, _pending(item))))
         if _exercise_wide(call.excinfo, module):
             meta["exercise_wide"] = True
     if call.when == "call" or (call.excinfo is not None and call.when == "setup"):

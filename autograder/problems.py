@@ -7,9 +7,11 @@ result, so every check gets the same wording for the same problem.
 
 from __future__ import annotations
 
+from .model import Status
+
 
 class StudentProblem(Exception):
-    status = "error"
+    status = Status.ERROR
     public_message = ""  # the message naming the call's arguments, for public checks only
 
     def __init__(self, message: str, hint: str = "", detail: str = "") -> None:
@@ -20,27 +22,27 @@ class StudentProblem(Exception):
 
 
 class SubmissionMissing(StudentProblem):
-    status = "failed"
+    status = Status.FAILED
 
 
 class SubmissionUnreadable(StudentProblem):
-    status = "error"
+    status = Status.ERROR
 
 
 class ImportFailed(StudentProblem):
-    status = "error"
+    status = Status.ERROR
 
 
 class FunctionMissing(StudentProblem):
-    status = "failed"
+    status = Status.FAILED
 
 
 class NotImplementedYet(StudentProblem):
-    status = "failed"
+    status = Status.FAILED
 
 
 class StudentRaised(StudentProblem):
-    status = "error"
+    status = Status.ERROR
 
     def __init__(self, message: str, hint: str = "", detail: str = "", exc_type: str = "",
                  exc_mro: tuple[str, ...] = ()) -> None:
@@ -58,15 +60,15 @@ class StudentRaised(StudentProblem):
 
 
 class StudentTimeout(StudentProblem):
-    status = "timeout"
+    status = Status.TIMEOUT
 
 
 class WorkerCrashed(StudentProblem):
-    status = "error"
+    status = Status.ERROR
 
 
 class BadReply(StudentProblem):
-    status = "error"
+    status = Status.ERROR
 
 
 class SandboxFailed(StudentProblem):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import GradeError
-from .model import load_course
+from .model import PENDING_LABEL, load_course
 from .sandbox import Limits
 
 # The workflows let a course repository made from the release grade pull requests (and Classroom pushes).
@@ -101,7 +101,7 @@ You get a score per exercise and, for every check that does not pass yet, what y
 returned, what was expected, and a hint. `python grade.py -v` lists the passing checks too.
 
 Some checks are hidden: they compare your functions with a reference solution on random inputs
-after you submit. Your report lists them as "hidden: graded after submission" with their points.
+after you submit. Your report lists them as "{PENDING_LABEL}" with their points.
 
 | file | topic | hidden checks |
 |---|---|---|

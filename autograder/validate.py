@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from .catalogue import Entry, load_entries, write_submission
+from .catalogue import Entry, Kind, load_entries, write_submission
 from .model import ExerciseResult
 from .runner import Settings, grade_batch
 
@@ -53,8 +53,8 @@ def _failing(result: ExerciseResult) -> str:
 
 def validate(root: Path, seeds: tuple[int, ...], mutant_seeds: tuple[int, ...], settings: Settings, jobs: int,
              progress: Callable[[str], None] = lambda text: None) -> Validation:
-    mutants = tuple(load_entries(root / "mutants"))
-    variants = tuple(load_entries(root / "tests" / "variants"))
+    mutants = tuple(load_entries(root / "catalogue", Kind.MISTAKE))
+    variants = tuple(load_entries(root / "catalogue", Kind.VARIANT))
     solutions = root / "solutions"
     findings: list[Finding] = []
     checks: dict[str, tuple[str, ...]] = {}

@@ -11,17 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .model import CheckResult, ExerciseResult, Output, StudentResult
+from .model import CheckResult, ExerciseResult, Output, Status, StudentResult
 from .plotview import PlotView, plot_views
 
-STATUS_LABELS = {
-    "passed": ("passed", "✓"),
-    "failed": ("failed", "✗"),
-    "error": ("error", "!"),
-    "timeout": ("timed out", "◷"),
-    "pending": ("hidden: graded after submission", "…"),
-}
-LEGEND = tuple((icon, label) for icon, label in ((v[1], v[0]) for v in STATUS_LABELS.values()))
+LEGEND = tuple((status.icon, status.label) for status in Status)
 
 LINE_CHARS = 1000  # one line of a message; a 10 MB line is cut to this, a grader's sentence never is
 OUTPUT_LINE_CHARS = 300  # one line of what the student's code printed
@@ -138,9 +131,10 @@ def _plural(count: int, noun: str) -> str:
 
 
 def check_view(check: CheckResult) -> CheckView:
-    label, icon = STATUS_LABELS.get(check.status, (check.status, "?"))
-    shown = "—" if check.status == "pending" else f"{points(check.score)}/{points(check.max_score)}"
-    quiet = check.status in ("passed", "pending")
+    status = Status(check.status)
+    label, icon = status.label, status.icon
+    shown = "—" if status is Status.PENDING else f"{points(check.score)}/{points(check.max_score)}"
+    quiet = status in (Status.PASSED, Status.PENDING)
     return CheckView(
         name=check.name, description=printable(check.description or check.name.replace("_", " ")),
         status=check.status, label=label, icon=icon, points=shown,

@@ -20,11 +20,13 @@ import numpy as np
 def clip_by_global_norm(grads: list[np.ndarray], max_norm: float) -> tuple[list[np.ndarray], float]:
     """Scale a list of gradient arrays so that their combined length is at most `max_norm`.
 
-    Inputs:
-        grads: a non-empty list of float arrays, one per layer, of any shapes (1-D, 2-D, 3-D,
-            mixed). Neither the list nor any of its arrays may be modified: build new arrays
-            for the result (when nothing needs clipping you may return the inputs themselves).
-        max_norm: the limit, a positive number (an int such as 1 is allowed too).
+    Inputs (passed by position):
+        grads: a non-empty list of float arrays, one per layer, of any shapes and ranks (1-D,
+            2-D, 3-D, 4-D, 5-D, mixed), with entries from tiny (1e-150) to huge (1e150).
+            Neither the list nor any of its arrays may be modified: build new arrays for the
+            result (when nothing needs clipping you may return the inputs themselves).
+        max_norm: the limit, a positive number (an int such as 1 is allowed too), possibly
+            exactly equal to the norm (then nothing is clipped).
 
     Output:
         a tuple ``(clipped, norm)``, in that order:
@@ -32,12 +34,14 @@ def clip_by_global_norm(grads: list[np.ndarray], max_norm: float) -> tuple[list[
           shape. With ``norm`` above ``max_norm`` every array is multiplied by the SAME factor
           ``max_norm / norm``, so the combined length of the result is exactly ``max_norm`` and
           its direction is unchanged. Otherwise (``norm <= max_norm``) the values are unchanged.
-        - ``norm``: the global norm BEFORE clipping, a float: the square root of the sum of the
-          squares of every entry of every array (not one norm per array, and not the norm
-          after clipping).
+        - ``norm``: the global norm BEFORE clipping, a float (a Python float; numpy.float64 is
+          one too, but not an int, not 0 for zero gradients, and not a 0-d array): the square
+          root of the sum of the squares of every entry of every array (not one norm per
+          array, and not the norm after clipping), within a relative 1e-9.
 
         Gradients that are all zero have norm 0.0 and come back as zeros, with no division by
-        zero, no nan and no warning.
+        zero, no nan and no warning. Tiny gradients are not zero: a norm of 1e-150 above a
+        max_norm of 1e-151 is clipped like any other (no epsilon, no threshold).
 
     Example:
         >>> clipped, norm = clip_by_global_norm([np.array([3.0]), np.array([4.0])], 1.0)

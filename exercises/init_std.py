@@ -19,19 +19,22 @@ sqrt(0.04) = 0.2.
 def init_std(kind: str, fan_in: int, fan_out: int) -> float:
     """Return the standard deviation for a layer's random starting weights.
 
-    Inputs:
+    Inputs (passed by position):
         kind: which rule to use, exactly "xavier" or "he" (lower case, no spaces). Any other
-            string, including other spellings ("Xavier", "HE") and other names for the same
-            rules ("glorot", "kaiming"), raises ValueError.
-        fan_in: the number of inputs each unit of the layer adds up, an int >= 1.
-        fan_out: the number of units in the layer, an int >= 1.
+            string raises ValueError: other spellings ("Xavier", "HE", " he"), other names for
+            the same rules ("glorot", "kaiming"), longer names ("xavier_uniform", "he_normal"),
+            parts of the names ("xav", "h") and the empty string.
+        fan_in: the number of inputs each unit of the layer adds up, an int >= 1 (up to 10**16).
+        fan_out: the number of units in the layer, an int >= 1 (up to 10**16).
 
     Output:
-        a float, the standard deviation (not the variance):
+        a float (a Python float; numpy.float64 is one too), the standard deviation (not the
+        variance):
             "xavier": sqrt(2 / (fan_in + fan_out))
             "he":     sqrt(2 / fan_in)        (fan_out plays no part)
         The grader accepts a relative difference of 1e-9, so math.sqrt, numpy.sqrt and ** 0.5
-        all work; do not round the result.
+        all work. It checks fans up to 10**16, whose standard deviations are near 1e-8, so a
+        result rounded to a fixed number of decimals fails there: do not round.
 
     Raises:
         ValueError for any other kind (ValueError itself, or a subclass of it that you define).

@@ -23,11 +23,14 @@ def matrix_gradient_norms(depth, dim, weight_std, rng):
     multiply the gradient by it (matrix product: g = W @ g; g = g @ W is accepted too) and
     record the norm of the new g.
 
-    Inputs:
+    Inputs (passed by position):
         depth: the number of layers, an int >= 0. With zero layers nothing is drawn and the
             result is just [sqrt(dim)].
         dim: the size of the gradient vector and of each square matrix, an int >= 1.
-        weight_std: the standard deviation (not the variance) of every weight, a float > 0.
+        weight_std: the standard deviation (not the variance) of every weight, a float > 0,
+            tiny ones included (with 1e-30 the norms reach exactly 0.0 within a dozen
+            layers: keep recording them).
+            The grader only sends sizes whose norms stay far below the float64 limit.
         rng: a numpy.random.Generator. Draw every matrix from it and from nothing else: not
             the global numpy.random functions, and not a new generator made inside the
             function. Draw with rng.normal or rng.standard_normal only (the grader replays
@@ -39,9 +42,11 @@ def matrix_gradient_norms(depth, dim, weight_std, rng):
             nothing else (the starting g is ones, not random).
 
     Output:
-        a Python list of depth + 1 floats (numpy float64 values are fine; a numpy array is
-        not a list): the starting norm followed by the norm after each layer, in order. The
-        norms themselves, not their squares, every one finite and >= 0.
+        a Python list of depth + 1 floats (numpy float64 values are fine; float32 values, ints,
+        0-d arrays and a numpy array in place of the list are not): the starting norm followed
+        by the norm after each layer, in order. The norms themselves, not their squares, every
+        one finite and >= 0, with no cap and no rescaling (norms past 1e19 included: compute
+        them in float64).
 
     What it shows: with a small weight_std the norms shrink toward 0 layer after layer, and
     with a large weight_std they grow explosively.

@@ -23,15 +23,20 @@ def residual_chain_gradient(depth: int, block_slope: float, residual: bool = Tru
     The result is the product of the `depth` factors.
 
     Inputs:
-        depth: the number of blocks, an int >= 0. With no blocks the gradient is untouched: 1.0.
-        block_slope: each block's own slope; any finite float, including 0.0 and negative values
-            (a negative factor flips the gradient's sign at every block).
+        depth: the number of blocks, an int >= 0 (passed by position). With no blocks the
+            gradient is untouched: 1.0.
+        block_slope: each block's own slope (passed by position); any finite float, including
+            0.0, -1.0 (a factor of 0 with the skip), values below -1 (a negative factor flips the
+            gradient's sign at every block), tiny and huge ones. The grader only sends stacks
+            whose product stays between 1e-290 and 1e290 in size, or is exactly 0.
         residual: whether the blocks have skip connections. Optional, True by default, and
-            may be passed by position or by keyword (residual=False).
+            may be passed by position or by keyword, with exactly this name (residual=False).
 
     Output:
-        a float, the product of the `depth` factors. The grader accepts a relative difference of
-        1e-9, so a loop that multiplies block by block and a single power both work.
+        a float, the product of the `depth` factors: a Python float (numpy.float64 is one too),
+        never an int, also on special paths (1.0 for depth 0, 0.0 for a zero factor). The grader
+        accepts a relative difference of 1e-9, so a loop that multiplies block by block and a
+        single power both work.
 
     Example:
         >>> residual_chain_gradient(10, 0.025)                    # 1.025 ** 10

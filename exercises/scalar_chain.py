@@ -12,16 +12,20 @@ the other way, to 57.7 after ten layers. Depth turns a small per-layer factor in
 def scalar_gradient_chain(depth: int, layer_scale: float) -> float:
     """Return the gradient left after `depth` layers that each multiply it by `layer_scale`.
 
-    Inputs:
+    Inputs (passed by position):
         depth: the number of layers, an int >= 0. With zero layers the gradient is untouched (1.0).
         layer_scale: the factor every layer multiplies the gradient by; any finite float,
-            including 0.0 and negative values (a negative slope flips the sign at every layer).
+            including 0.0, negative values (a negative slope flips the sign at every layer), tiny
+            and huge ones. The grader only sends pairs whose power stays finite.
 
     Output:
-        a float exactly equal to ``layer_scale ** depth``: the grader compares with ``==``.
-        A loop that multiplies step by step rounds at every step and can differ in the last
-        digits (1.1 * 1.1 * 1.1 * 1.1 is not 1.1 ** 4), and numpy.power takes another route for
-        integer powers; compute the power with ** (or math.pow, which agrees with it).
+        a float (a Python float; numpy.float64 is one too, but not an int, even at depth 0, and
+        not an array) exactly equal to ``layer_scale ** depth``: the grader compares with ``==``,
+        bit for bit. The contract is the ** operator itself, not the exact mathematical power:
+        a result that differs from ** in the last bit counts as wrong, even if it happens to be
+        closer to the true value. A loop that multiplies step by step rounds at every step
+        (1.1 * 1.1 * 1.1 * 1.1 is not 1.1 ** 4), and numpy.power, repeated squaring and
+        exp/log take other routes; compute the power with ** (or math.pow, which agrees with it).
 
     Example:
         >>> scalar_gradient_chain(10, 0.25)

@@ -4,10 +4,10 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import strategies as st
 
 from autograder.checks import call_text, expect_real, fail, is_real_number, show
 
-EXERCISE = "clipping"
 FUNCTION = "clip_by_global_norm"
 
 VALUES_UNCHANGED_RTOL = 1e-12  # "values unchanged": multiplying by exactly 1.0 is fine, any real rescaling is not
@@ -270,36 +270,123 @@ def test_all_zero_gradients_return_zeros_without_warning(student):
             fail(f"{call} raised a warning: {result.warnings[0]}.", hint)
 
 
-def _hidden_random_gradients(rng) -> list:
-    grads = []
-    for _ in range(int(rng.integers(1, 7))):
-        shape = tuple(int(n) for n in rng.integers(1, 6, size=int(rng.integers(1, 4))))
-        if rng.random() < 0.1:
-            grads.append(np.zeros(shape))
-        else:
-            grads.append(rng.standard_normal(shape) * 10.0 ** rng.uniform(-2, 2))
-    return grads
+# --- the input domain, clause by clause from the spec -----------------------------------------
+# grads: a non-empty list of float arrays "of any shapes": 1 to 6 arrays of rank 1 to 5, each all
+# zero or holding values at one magnitude from 1e-150 to 1e150 (squares and their sum stay
+# finite and normal). max_norm: a positive number, int or float: exactly the norm (the
+# boundary), one ulp either side, a factor of it from 1e-6 to 1e6, or a fixed limit.
+MAGNITUDES = (-150, -100, -30, -8, -3, 0, 3, 8, 30, 100, 150)
+
+
+@st.composite
+def gradient(draw):
+    rank = draw(st.sampled_from((1, 1, 2, 2, 3, 4, 5)))
+    shape = tuple(draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank)))
+    if draw(st.integers(0, 5)) == 0:
+        return np.zeros(shape)
+    size = math.prod(shape)
+    ints = np.array(draw(st.lists(st.integers(-1000, 1000), min_size=size, max_size=size)), dtype=float)
+    return ints.reshape(shape) * 10.0 ** draw(st.sampled_from(MAGNITUDES)) / 8.0
+
+
+def true_norm(grads) -> float:
+    return math.sqrt(math.fsum(float(v) ** 2 for g in grads for v in g.ravel()))
+
+
+@st.composite
+def clip_calls(draw):
+    """(grads, max_norm): one call from the contract's whole domain."""
+    grads = draw(st.lists(gradient(), min_size=1, max_size=6))
+    norm = true_norm(grads)
+    fixed = st.sampled_from((1, 1.0, 0.5, 5, 3.7, 1e-9, 1e9))
+    if norm == 0.0:
+        return grads, draw(fixed)
+    relative = st.one_of(
+        st.just(norm), st.just(math.nextafter(norm, math.inf)), st.just(math.nextafter(norm, 0.0)),
+        st.sampled_from((1e-6, 0.01, 0.5, 0.999, 1.001, 2.0, 100.0, 1e6)).map(lambda f: norm * f),
+        st.floats(0.05, 20.0).map(lambda f: norm * f))
+    max_norm = draw(st.one_of(relative, relative, fixed))
+    if max_norm >= 2 and draw(st.integers(0, 4)) == 0:
+        max_norm = int(max_norm)  # an int limit, as the spec allows
+    return grads, max_norm
+
+
+def describe(case) -> str:
+    grads, max_norm = case
+    return f"{call_text(FUNCTION, grads, max_norm)} with grads = [{', '.join(show(g, 60) for g in grads)}]"
+
+
+def expect_promises(student, case):
+    """Every promise for any input: a tuple (list of same-shaped arrays, float norm), inputs left as
+    they were, the norm before clipping, and the clipped length: max_norm above it, unchanged below."""
+    grads, max_norm = case
+    call = describe(case)
+    result = student.call(FUNCTION, [g.copy() for g in grads], max_norm, return_args=True)
+    clipped, norm = unpack(result.value, grads, call)
+    value = result.value
+    if not isinstance(value, tuple) or not isinstance(value[0], list):
+        fail(f"{call} returned a {type(value).__name__} holding a {type(value[0]).__name__}; expected a tuple "
+             "(clipped, norm) whose first item is a list.", "End with `return clipped, norm`, clipped a list.")
+    if isinstance(value[1], bool) or not isinstance(value[1], float):
+        fail(f"{call} returned the norm {value[1]!r} of type {type(value[1]).__name__}; expected a float.",
+             "Return the norm as a float on every path (0.0, not 0, for all-zero gradients; float(...) around a "
+             "numpy result that is an array).")
+    after = result.args_after[0]
+    if not isinstance(after, list) or len(after) != len(grads) or not all(
+            isinstance(now, np.ndarray) and now.shape == was.shape and np.array_equal(now, was)
+            for now, was in zip(after, grads)):
+        fail(f"{call} changed the list or the arrays it was given.",
+             "Do not scale in place (grad *= scale, out=grad, grads[i] = ...): build new arrays.")
+    expected_norm = true_norm(grads)
+    if not math.isclose(norm, expected_norm, rel_tol=RTOL):
+        fail(f"{call} reported the norm {norm!r}; expected {expected_norm!r}.", norm_hint(norm, expected_norm, max_norm))
+    if not all(np.all(np.isfinite(got)) for got in clipped):
+        fail(f"{call} returned arrays holding nan or inf.", "Divide by the norm only when it is above max_norm.")
+    if expected_norm > max_norm:
+        got = length(clipped)
+        if not math.isclose(got, max_norm, rel_tol=RTOL):
+            fail(f"{call} returned arrays of combined length {got!r}; expected {float(max_norm)!r}.",
+                 "Multiply every array by max_norm / norm, with norm the length of all arrays together (no "
+                 "epsilon, no threshold on small norms), so that the result has length max_norm exactly.")
+        factor = max_norm / expected_norm
+        expect_clipped(clipped, [g * factor for g in grads], call,
+                       "Scale every array by the same factor max_norm / norm, keeping its direction.",
+                       atol=1e-12 * max(float(np.max(np.abs(g))) * factor for g in grads))
+    else:
+        for index, (got, grad) in enumerate(zip(clipped, grads)):
+            mismatch = first_mismatch(got, grad, VALUES_UNCHANGED_RTOL)
+            if mismatch:
+                fail(f"{call} changed array {index} ({mismatch}); at or below max_norm the values stay as they "
+                     "were.", "Scale only when the norm is above max_norm (not at it, and never up).")
+    if expected_norm == 0.0 and result.warnings:
+        fail(f"{call} raised a warning: {result.warnings[0]}.",
+             "The norm is 0, so no clipping is needed: compare with max_norm before dividing by the norm.")
+    return clipped, norm
+
+
+@pytest.mark.points(2)
+def test_keeps_every_promise_on_every_input(student, cases):
+    """For any list of arrays (ranks 1 to 5, zeros, tiny and huge values) and any positive max_norm (the boundary included): a tuple (list, float), inputs unchanged, the norm before clipping, length max_norm above it, values unchanged otherwise."""
+    cases.check(clip_calls(), lambda case: expect_promises(student, case), describe=describe,
+                explicit=[(arrays(np.zeros(3)), 1.0), (arrays([3e-150], [4e-150]), 1e-150),
+                          (arrays([4.8e46], [6.4e46]), 1)])
 
 
 @pytest.mark.points(3)
 @pytest.mark.hidden
-def test_matches_reference_on_random_gradients(student, reference, rng):
-    """On 40 random lists of random-shaped arrays, half above the limit, the result matches the reference."""
+def test_matches_reference_on_random_gradients(student, reference, cases):
+    """On random lists of arrays and limits from the whole domain the result matches the reference."""
     hint = "Measure all arrays together in float64; scale every array by max_norm / norm only when norm > max_norm."
-    for case in range(40):
-        grads = _hidden_random_gradients(rng)
-        _, norm = reference.clip_by_global_norm(grads, 1.0)
-        if norm == 0.0:
-            grads.append(rng.standard_normal(3))
-            _, norm = reference.clip_by_global_norm(grads, 1.0)
-        max_norm = norm * (rng.uniform(0.05, 0.95) if case % 2 == 0 else rng.uniform(1.05, 20.0))
-        if case % 8 == 7:
-            max_norm = max(1, int(max_norm))
-        expected, expected_norm = reference.clip_by_global_norm(grads, max_norm)
+
+    def matches(case):
+        grads, max_norm = case
+        expected, expected_norm = reference.clip_by_global_norm([g.copy() for g in grads], max_norm)
+        clipped, got_norm = expect_promises(student, case)
         call = call_text(FUNCTION, grads, max_norm)
-        clipped, got_norm, _ = clip(student, grads, max_norm)
         expect_norm(got_norm, expected_norm, call, max_norm, hint)
         expect_clipped(clipped, expected, call, hint, atol=1e-12 * max(float(np.max(np.abs(e))) for e in expected))
+
+    cases.check(clip_calls(), matches)
 
 
 # The plot in the HTML report: the public cases' norms before and after clipping, both divided by

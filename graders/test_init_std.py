@@ -2,11 +2,11 @@
 
 import numpy as np
 import pytest
+from hypothesis import strategies as st
 
 from autograder.checks import call_text, expect_real, fail, show
 from autograder.problems import StudentRaised
 
-EXERCISE = "init_std"
 FUNCTION = "init_std"
 RTOL = 1e-9
 
@@ -36,11 +36,11 @@ def expect_std(student, kind, fan_in, fan_out, expected, hint, clues=()):
         fail(f"{call} returned {got!r}; expected {expected!r}.", hint)
 
 
-def expect_value_error(student, kind, hint):
-    """init_std(kind, 64, 64) must raise ValueError (or any subclass of it, the student's own included)."""
-    call = call_text(FUNCTION, kind, 64, 64)
+def expect_value_error(student, kind, hint, fan_in=64, fan_out=64):
+    """init_std(kind, fan_in, fan_out) must raise ValueError (or any subclass of it, the student's own included)."""
+    call = call_text(FUNCTION, kind, fan_in, fan_out)
     try:
-        value = student.call(FUNCTION, kind, 64, 64).value
+        value = student.call(FUNCTION, kind, fan_in, fan_out).value
     except StudentRaised as exc:  # the one problem this check inspects instead of letting through
         if not exc.raised("ValueError"):
             fail(f"{call} raised {exc.exc_type}; expected a ValueError.",
@@ -100,12 +100,80 @@ def test_kind_is_matched_exactly(student):
         expect_value_error(student, kind, hint)
 
 
+# --- the input domain, clause by clause from the spec -----------------------------------------
+VALID = ("xavier", "he")
+# "Any other string raises ValueError": the strings a lenient parser would accept, written out,
+# and then made from the valid names by case changes, padding, prefixes, suffixes and cuts.
+NEAR_NAMES = ("Xavier", "XAVIER", "He", "HE", "hE", " he", "he ", "xavier ", " xavier", "\the", "he\n",
+              "xavier_uniform", "xavier_normal", "he_normal", "he_uniform", "kaiming", "glorot", "lecun", "xav",
+              "xavi", "h", "e", "x", "", " ", "hello", "hex", "heh", "xaviers", "xavierx", "xavier-uniform",
+              "xavier he", "he xavier", "avier", "vier", "xavie", "hee", "the", "she", "xavier\x00", "he.",
+              "ｈｅ", "хavier", "xavıer")
+
+
+def _variants(name: str) -> st.SearchStrategy:
+    return st.one_of(
+        st.sampled_from((name.upper(), name.title(), name.swapcase(), name.capitalize())),
+        st.tuples(st.text(" \t\n_-.", min_size=1, max_size=2), st.text(" \t\n_-.", max_size=2))
+          .map(lambda pad: pad[0] + name + pad[1]),
+        st.tuples(st.text(" \t\n_-.", max_size=2), st.text(" \t\n_-.", min_size=1, max_size=2))
+          .map(lambda pad: pad[0] + name + pad[1]),
+        st.text(min_size=1, max_size=8).map(lambda tail: name + tail),
+        st.text(min_size=1, max_size=8).map(lambda head: head + name),
+        st.integers(0, len(name) - 1).map(lambda cut: name[:cut]),
+        st.integers(1, len(name) - 1).map(lambda cut: name[cut:]),
+    )
+
+
+OTHER_KINDS = st.one_of(st.sampled_from(NEAR_NAMES), _variants("xavier"), _variants("he"), st.text(max_size=12)
+                        ).filter(lambda kind: kind not in VALID)
+# fan_in, fan_out: ints >= 1, from 1 to sizes where the std is near 1e-8 (there any rounding to a
+# fixed number of decimals shows, so "do not round" is checked at the 1e-9 tolerance).
+FANS = st.one_of(st.sampled_from((1, 2, 3, 50, 100, 4096)), st.integers(1, 4096), st.integers(1, 10 ** 16))
+LAYERS = st.tuples(st.sampled_from(VALID), FANS, FANS)
+CALLS = st.one_of(LAYERS, st.tuples(OTHER_KINDS, FANS, FANS))
+
+
+def describe(case) -> str:
+    return call_text(FUNCTION, *case)
+
+
+def formula(kind: str, fan_in: int, fan_out: int) -> float:
+    """The spec's own formula, on the trusted side."""
+    denominator = fan_in + fan_out if kind == "xavier" else fan_in
+    return (2 / denominator) ** 0.5
+
+
+def expect_contract(student, case, expected_for):
+    """One call keeps every promise: a valid kind gives a float within RTOL of ``expected_for``,
+    any other string raises ValueError."""
+    kind, fan_in, fan_out = case
+    if kind not in VALID:
+        expect_value_error(student, kind, "Only \"xavier\" and \"he\", spelled exactly, are valid: compare the whole "
+                           "string with ==, with no .lower(), .strip(), .startswith(), split or `in`, and raise "
+                           "ValueError for everything else.", fan_in, fan_out)
+        return
+    value = student.call(FUNCTION, kind, fan_in, fan_out).value
+    expected = expected_for(kind, fan_in, fan_out)
+    if isinstance(value, bool) or not isinstance(value, float):
+        fail(f"{describe(case)} returned {value!r} of type {type(value).__name__}; expected a float.",
+             "Return the standard deviation as a float (math.sqrt gives one).")
+    if not np.isclose(value, expected, rtol=RTOL, atol=0.0):
+        fail(f"{describe(case)} returned {value!r}; expected {expected!r}.",
+             "Apply the exact formula for every fan size and return it unrounded: rounding to a fixed number of "
+             "decimals loses the precision of small standard deviations.")
+
+
+@pytest.mark.points(2)
+def test_every_call_keeps_the_contract(student, cases):
+    """For every kind string and fan sizes >= 1: "xavier" and "he" give a float within 1e-9 of the formula, anything else raises ValueError."""
+    cases.check(CALLS, lambda case: expect_contract(student, case, formula), describe=describe,
+                explicit=[("he", 10 ** 15, 1), ("xavier", 1, 1), ("xavier_uniform", 64, 64), ("xav", 64, 64),
+                          (" he", 64, 64), ("He", 64, 64)])
+
+
 @pytest.mark.points(3)
 @pytest.mark.hidden
-def test_matches_reference_on_random_fan_sizes(student, reference, rng):
-    """On 100 random layers (both kinds, fans from 1 to 4096) the result matches the reference to 1e-9."""
-    for _ in range(100):
-        kind = ("xavier", "he")[int(rng.integers(2))]
-        fan_in, fan_out = (int(n) for n in rng.integers(1, 4097, size=2))
-        expect_std(student, kind, fan_in, fan_out, reference.init_std(kind, fan_in, fan_out),
-                   "Apply the exact formula for every fan size and return it unrounded.")
+def test_matches_reference_on_random_fan_sizes(student, reference, cases):
+    """On random kinds and fan sizes from the whole domain the result matches the reference (a float within 1e-9, or ValueError)."""
+    cases.check(CALLS, lambda case: expect_contract(student, case, reference.init_std))

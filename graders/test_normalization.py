@@ -1,16 +1,21 @@
 """Checks for normalization.py: LayerNorm and RMSNorm over the last axis of any ndarray.
 
 Public checks use hand-picked rows whose mean and variance are round numbers, so every expected
-value is a closed form such as (x - 2.5) / sqrt(1.25 + 1e-5). Hidden checks compare with the
-reference on random 1-D, 2-D and 3-D inputs, random eps and random gamma/beta.
+value is a closed form such as (x - 2.5) / sqrt(1.25 + 1e-5), and properties (shape, float64,
+finite, inputs untouched, mean 0 and variance var / (var + eps) per row, gamma and beta as a
+per-feature affine map) over the whole input domain. Hidden checks compare with the reference
+over that domain: 1-D to 5-D inputs, zero, constant, tiny, huge and offset rows, eps = 0 and
+the default, gamma and beta by keyword or position.
 """
+
+import math
 
 import numpy as np
 import pytest
+from hypothesis import strategies as st
 
 from autograder.checks import call_text, expect_array, expect_array_close, fail, show
 
-EXERCISE = "normalization"
 LN = "layer_norm"
 RMS = "rms_norm"
 RTOL, ATOL = 1e-6, 1e-9  # correct formulas differ by rounding only
@@ -352,45 +357,191 @@ def test_rms_norm_leaves_its_input_unchanged(student):
     expect_inputs_unchanged(student, RMS, ROWS.reshape(2, 2, 4), gamma=GAMMA)
 
 
-def _hidden_cases(rng, modes):
-    """Every (number of dimensions, eps mode, gamma/beta mode) once, with random sizes and values."""
-    for ndim in (1, 2, 3):
-        for eps_mode in ("default", "keyword", "positional"):
-            for mode in modes:
-                shape = tuple(int(n) for n in rng.integers(1, 6, size=ndim - 1)) + (int(rng.integers(1, 9)),)
-                d = shape[-1]
-                loc = rng.uniform(-3.0, 3.0, size=shape[:-1] + (1,))
-                scale = 10.0 ** rng.uniform(-2.0, 1.0, size=shape[:-1] + (1,))
-                x = loc + scale * rng.standard_normal(shape)
-                args = (float(rng.uniform(0.05, 2.0)),) if eps_mode == "positional" else ()
-                kwargs = {"eps": float(10.0 ** rng.uniform(-8.0, 0.0))} if eps_mode == "keyword" else {}
-                if "gamma" in mode:
-                    kwargs["gamma"] = rng.uniform(-2.0, 2.0, size=d)
-                if "beta" in mode:
-                    kwargs["beta"] = rng.uniform(-2.0, 2.0, size=d)
-                yield x, args, kwargs
+# --- the input domain, clause by clause from the spec -----------------------------------------
+# x: float64, any number of dimensions (1-D to 5-D here), the last axis d >= 1 (d = 1 makes every
+# row constant). Rows: all zero, constant, ordinary, offset far from 0, one spike, at magnitudes
+# from 1e-100 to 1e100. eps: "a small float >= 0": left at its default, 0, or anything up to 100.
+# With eps = 0 a row of variance 0 (LayerNorm) or an all-zero row (RMSNorm) is 0 / 0, which the
+# spec leaves out: such rows are never sent with eps = 0. Rows whose statistics correct formulas
+# could round apart (a spread under 1e-6 of the row's size, beside eps) are not sent either; up
+# to there, two-pass formulas agree to about 2e-9 (DOMAIN_ATOL), and a one-pass variance does not.
+DOMAIN_ATOL = 1e-8  # times (1 + the largest expected value)
+MAGNITUDES = (-100, -30, -8, -3, -1, 0, 1, 3, 8, 30, 100)
+EPSILONS = st.one_of(st.none(), st.just(0.0), st.sampled_from((1e-12, 1e-8, 1e-6, 1e-5, 1e-3, 0.1, 1.0, 3.0, 100.0)),
+                     st.floats(0.0, 10.0))
 
 
-def _hidden_compare(student, reference, rng, function, modes, hint):
-    for x, args, kwargs in _hidden_cases(rng, modes):
-        expected = getattr(reference, function)(x.copy(), *args, **{k: v.copy() if isinstance(v, np.ndarray) else v
-                                                                     for k, v in kwargs.items()})
-        check(student, function, x, expected, hint, *args, **kwargs)
+def _exact_constant(value: float) -> bool:
+    """Whether d copies of ``value`` sum exactly in any order (at most 40 significant bits)."""
+    mantissa, _ = math.frexp(value)
+    return float(mantissa * 2 ** 40).is_integer()
+
+
+def _fair_row(r: np.ndarray, eps: float, function: str) -> bool:
+    if np.ptp(r) == 0:
+        if eps == 0.0:
+            return False
+        return function == RMS or _exact_constant(float(r[0]))
+    if function == RMS:
+        return eps > 0.0 or bool(np.any(r != 0))
+    return float(np.max(np.abs(r))) <= 1e6 * math.sqrt(float(np.var(r)) + eps)
+
+
+@st.composite
+def rows(draw, d: int):
+    kind = draw(st.sampled_from(("zeros", "constant", "ordinary", "ordinary", "offset", "offset", "spike")))
+    scale = 10.0 ** draw(st.sampled_from(MAGNITUDES))
+    if kind == "zeros":
+        return np.zeros(d)
+    if kind == "constant":
+        return np.full(d, draw(st.integers(-1000, 1000)) * 2.0 ** draw(st.integers(-40, 40)))
+    if kind == "spike":
+        r = np.zeros(d)
+        r[draw(st.integers(0, d - 1))] = draw(st.sampled_from((1.0, -1.0, 3.5))) * scale
+        return r
+    ints = np.array(draw(st.lists(st.integers(-1000, 1000), min_size=d, max_size=d)), dtype=float)
+    offset = draw(st.sampled_from((1e3, -1e4, 1e5, 1e6, -1e7, 1e8))) if kind == "offset" else 0.0
+    return (ints + offset) * scale / 8.0
+
+
+@st.composite
+def norm_inputs(draw, function: str, with_beta: bool):
+    """(x, args, kwargs, eps): one call of ``function`` from the contract's whole domain."""
+    ndim = draw(st.sampled_from((1, 2, 2, 3, 3, 4, 5)))
+    lead = tuple(draw(st.lists(st.integers(1, 3), min_size=ndim - 1, max_size=ndim - 1)))
+    d = draw(st.one_of(st.sampled_from((1, 2, 3, 4)), st.integers(1, 16)))
+    given_eps = draw(EPSILONS)
+    eps = ({LN: 1e-5, RMS: 1e-6}[function] if given_eps is None else given_eps)
+    count = math.prod(lead)
+    x = np.array([draw(rows(d).filter(lambda r: _fair_row(r, eps, function))) for _ in range(count)]).reshape(lead + (d,))
+    params = {}
+    factors = st.lists(st.integers(-1000, 1000), min_size=d, max_size=d).map(lambda k: np.array(k, dtype=float) / 64)
+    if draw(st.booleans()):
+        params["gamma"] = draw(factors)
+    if with_beta and draw(st.booleans()):
+        params["beta"] = draw(factors)
+    if given_eps is not None and draw(st.booleans()):  # by position: eps, gamma, beta in the stub's order
+        names = ("gamma", "beta") if with_beta else ("gamma",)
+        args = (given_eps,) + tuple(params.get(name) for name in names)
+        return x, args, {}, eps
+    kwargs = dict(params) if given_eps is None else {"eps": given_eps, **params}
+    return x, (), kwargs, eps
+
+
+# Rows far from 0 (their size about 1e6 times their spread), where a one-pass variance rounds away.
+# Not integers: their squares must round, or a one-pass variance happens to come out exact.
+FAR_ROWS = np.array([1e6 / 3 + np.arange(8.0) * 0.37, -1.4e6 + np.sqrt(np.arange(8.0))])
+
+
+def describe_input(function):
+    return lambda case: f"{call_text(function, case[0], *case[1], **case[2])} with x = {show(case[0])}"
+
+
+def _gamma_beta(case):
+    x, args, kwargs, eps = case
+    named = dict(zip(("gamma", "beta"), args[1:]))
+    named.update({k: v for k, v in kwargs.items() if k in ("gamma", "beta")})
+    return named.get("gamma"), named.get("beta")
+
+
+def expect_promises(student, function, case):
+    """Every promise that holds for any input: a float64 array of x's shape, finite, inputs left
+    as they were, and per row the normalization's defining statistics."""
+    x, args, kwargs, eps = case
+    result, call = run(student, function, x.copy(), *args, return_args=True, **kwargs)
+    call = f"{call_text(function, x, *args, **kwargs)} with x = {show(x)}"
+    out = expect_array(result.value, x.shape, call)
+    if out.dtype != np.float64:
+        fail(f"{call} returned an array of {out.dtype}; expected float64, like the input.",
+             "Keep the computation in float64.")
+    if not np.all(np.isfinite(out)):
+        fail(f"{call} returned {show(out)}, which holds nan or inf.",
+             "Keep eps under the square root; a zero or constant row must give zeros, not 0 / 0.")
+    after = [result.args_after[0]] + list(result.args_after[1:]) + list((result.kwargs_after or {}).values())
+    before = [x] + list(args) + list(kwargs.values())
+    for was, now in zip(before, after):
+        if isinstance(was, np.ndarray) and not (isinstance(now, np.ndarray) and np.array_equal(was, now)):
+            fail(f"{call} changed one of its input arrays to {show(now)}; inputs must be left as they were.",
+                 "Do not edit the arrays you are given (x -= mean, x /= rms, astype(..., copy=False) then -=): "
+                 "compute new arrays, or copy first.")
+    gamma, beta = _gamma_beta(case)
+    plain = out
+    if gamma is not None or beta is not None:
+        plain_result, plain_call = run(student, function, x, eps)
+        plain = expect_array(plain_result.value, x.shape, plain_call)
+        mapped = plain * (1.0 if gamma is None else gamma) + (0.0 if beta is None else beta)
+        if not np.allclose(out, mapped, rtol=RTOL, atol=DOMAIN_ATOL * (1 + float(np.max(np.abs(mapped))))):
+            fail(f"{call} returned {show(out)}, but {plain_call} gave {show(plain)}: gamma and beta must map it "
+                 "feature by feature to out * gamma + beta.", GAMMA_HINT)
+    rows_x = x.reshape(-1, x.shape[-1])
+    rows_out = plain.reshape(-1, x.shape[-1])
+    if function == LN:
+        var = rows_x.var(axis=-1)
+        want = var / (var + eps)
+        got_mean, got_var = rows_out.mean(axis=-1), (rows_out ** 2).mean(axis=-1)
+        bad = ~(np.isclose(got_mean, 0.0, rtol=0, atol=1e-6) & np.isclose(got_var, want, rtol=1e-5, atol=1e-9))
+        hint = ("Per row: subtract the row's mean and divide by sqrt(var + eps) over the LAST axis, whatever the "
+                "number of dimensions, with the eps you are given (0 included) and the population variance.")
+        what = "mean 0 and mean square var / (var + eps) = {want:.6g}, but has mean {m:.6g} and mean square {v:.6g}"
+    else:
+        ms = (rows_x ** 2).mean(axis=-1)
+        want = ms / (ms + eps)
+        got_var = (rows_out ** 2).mean(axis=-1)
+        got_mean = got_var * 0
+        same_sign = np.all((np.sign(rows_out) == np.sign(rows_x)) | (rows_x == 0) | (np.abs(rows_out) < 1e-300), axis=-1)
+        bad = ~(np.isclose(got_var, want, rtol=1e-5, atol=1e-9) & same_sign)
+        hint = ("Per row: divide by sqrt(mean(r ** 2) + eps) over the LAST axis, whatever the number of dimensions, "
+                "with the eps you are given (0 included), and subtract nothing.")
+        what = "mean square ms / (ms + eps) = {want:.6g} and the signs of the input, but has mean square {v:.6g}"
+    if bad.any():
+        i = int(np.argmax(bad))
+        index = np.unravel_index(i, x.shape[:-1])
+        fail(f"{call}: row {tuple(int(n) for n in index)} of the output should have "
+             + what.format(want=float(want[i]), m=float(got_mean[i]), v=float(got_var[i])) + ".", hint)
+    return out
+
+
+@pytest.mark.points(2)
+def test_layer_norm_keeps_its_promises_on_every_input(student, cases):
+    """For any input (1-D to 5-D, zero, constant, tiny, huge rows, eps = 0 or not, gamma, beta): a finite float64 array of x's shape, inputs unchanged, each row with mean 0 and variance var / (var + eps), gamma and beta applied per feature."""
+    cases.check(norm_inputs(LN, True), lambda case: expect_promises(student, LN, case), describe=describe_input(LN),
+                explicit=[(np.array([[0.0, 0.002]]), (), {"eps": 0.0}, 0.0),
+                          (np.arange(48.0).reshape(2, 2, 2, 2, 3) % 5, (), {}, 1e-5), (FAR_ROWS, (), {}, 1e-5)])
+
+
+@pytest.mark.points(2)
+def test_rms_norm_keeps_its_promises_on_every_input(student, cases):
+    """For any input (1-D to 5-D, zero, tiny, huge rows, eps = 0 or not, gamma): a finite float64 array of x's shape, inputs unchanged, each row with the input's signs and mean square ms / (ms + eps), gamma applied per feature."""
+    cases.check(norm_inputs(RMS, False), lambda case: expect_promises(student, RMS, case),
+                describe=describe_input(RMS),
+                explicit=[(np.array([[3.0, 4.0]]), (), {"eps": 0.0}, 0.0),
+                          (np.arange(48.0).reshape(2, 2, 2, 2, 3) % 5, (), {}, 1e-6)])
+
+
+def _hidden_compare(student, reference, cases, function, hint):
+    def matches(case):
+        x, args, kwargs, eps = case
+        expected = getattr(reference, function)(x.copy(), *args, **kwargs)
+        out = expect_promises(student, function, case)
+        expect_array_close(out, expected, function, RTOL, DOMAIN_ATOL * (1 + float(np.max(np.abs(expected)))), hint)
+
+    cases.check(norm_inputs(function, function == LN), matches,
+                explicit=[(FAR_ROWS, (), {}, 1e-5), (FAR_ROWS, (0.0,), {}, 0.0)])
 
 
 @pytest.mark.points(3)
 @pytest.mark.hidden
-def test_layer_norm_matches_reference_on_random_inputs(student, reference, rng):
-    """On random 1-D, 2-D and 3-D inputs with random eps, gamma and beta, layer_norm matches the reference."""
-    _hidden_compare(student, reference, rng, LN, ((), ("gamma",), ("beta",), ("gamma", "beta")),
+def test_layer_norm_matches_reference_on_random_inputs(student, reference, cases):
+    """On random inputs from the whole domain (1-D to 5-D, every kind of row, eps, gamma and beta) layer_norm matches the reference."""
+    _hidden_compare(student, reference, cases, LN,
                     "Normalize along the last axis for any number of dimensions, use the eps you are given, "
                     "and apply gamma and beta whenever they are given.")
 
 
 @pytest.mark.points(2)
 @pytest.mark.hidden
-def test_rms_norm_matches_reference_on_random_inputs(student, reference, rng):
-    """On random 1-D, 2-D and 3-D inputs with random eps and gamma, rms_norm matches the reference."""
-    _hidden_compare(student, reference, rng, RMS, ((), ("gamma",)),
+def test_rms_norm_matches_reference_on_random_inputs(student, reference, cases):
+    """On random inputs from the whole domain (1-D to 5-D, every kind of row, eps and gamma) rms_norm matches the reference."""
+    _hidden_compare(student, reference, cases, RMS,
                     "Divide by the root-mean-square along the last axis for any number of dimensions, use the eps "
                     "you are given, and apply gamma whenever it is given.")

@@ -1,11 +1,13 @@
 """Checks for residual.py: the gradient is the product of depth factors, 1 + block_slope with skips, block_slope without."""
 
+import math
+
 import numpy as np
 import pytest
+from hypothesis import strategies as st
 
 from autograder.checks import call_text, expect_real, fail
 
-EXERCISE = "residual"
 FUNCTION = "residual_chain_gradient"
 RTOL = 1e-9
 
@@ -94,36 +96,90 @@ def test_factors_compound_not_add(student):
         expect_gradient(student, (depth, slope), {"residual": residual}, expected, COMPOUND_HINT)
 
 
-def _hidden_slope(rng):
-    """A slope from [-2, 2] whose factor, with or without the skip, stays at least 0.05 away from 0.
+# --- the input domain, clause by clause from the spec -----------------------------------------
+# block_slope: "any finite float, including 0.0 and negative values": the edges (a factor of 0,
+# -1 or 1, tiny slopes whose factor rounds to 1, huge ones), ordinary slopes, every finite float.
+EDGE_SLOPES = (0.0, -0.0, -1.0, -2.0, 1.0, -0.5, 0.025, -1.5, -3.0, 2.0, 1e-12, -1e-12, 1e-300, -1e-300, 5e-324,
+               1e-8, 1e100, -1e100, 0.5)
+SLOPES = st.one_of(st.sampled_from(EDGE_SLOPES), st.floats(-3.0, 3.0),
+                   st.floats(allow_nan=False, allow_infinity=False))
+# How residual is passed: omitted (the default, True), by position, or by its keyword.
+STYLES = ("default", "position", "keyword")
 
-    The bound keeps every product between 0.05 ** 60 and 3 ** 60, far from underflow and overflow,
-    so block-by-block loops and single powers agree to about 1e-14.
-    """
-    while True:
-        slope = float(rng.uniform(-2.0, 2.0))
-        if abs(slope) >= 0.05 and abs(1.0 + slope) >= 0.05:
-            return slope
+
+def _deepest(factor: float) -> int:
+    """The largest depth whose product stays between 1e-290 and 1e290 (or is exactly 0), so that a
+    block-by-block loop and a single power agree to 1e-9 and neither overflows."""
+    size = abs(factor)
+    if size == 0.0 or size == 1.0:
+        return 3000
+    return max(0, min(3000, int(290 / abs(math.log10(size)))))
+
+
+@st.composite
+def stacks(draw):
+    """(args, kwargs, depth, slope, residual): one call from the contract's whole domain."""
+    slope = draw(SLOPES)
+    residual = draw(st.booleans())
+    deepest = _deepest(1.0 + slope if residual else slope)
+    depth = draw(st.one_of(st.sampled_from((0, 1, 2, 3)).map(lambda d: min(d, deepest)),
+                           st.integers(0, min(64, deepest)), st.integers(0, deepest)))
+    style = draw(st.sampled_from(STYLES if residual else STYLES[1:]))
+    if style == "default":
+        return (depth, slope), {}, depth, slope, residual
+    if style == "position":
+        return (depth, slope, residual), {}, depth, slope, residual
+    return (depth, slope), {"residual": residual}, depth, slope, residual
+
+
+def describe(case) -> str:
+    return call_text(FUNCTION, *case[0], **case[1])
+
+
+@pytest.mark.points(1)
+def test_returns_a_float_for_every_stack(student, cases):
+    """The result is a float (not an int, bool or array) for every depth, slope and residual, depth 0 included."""
+    def returns_a_float(case):
+        args, kwargs = case[:2]
+        value = student.call(FUNCTION, *args, **kwargs).value
+        if isinstance(value, bool) or not isinstance(value, float):
+            fail(f"{describe(case)} returned {value!r} of type {type(value).__name__}; expected a float.",
+                 "Return a float on every path: 1.0 (not 1) for depth 0, 0.0 (not 0) for a zero factor, and "
+                 "no list or array.")
+
+    cases.check(stacks(), returns_a_float, describe=describe,
+                explicit=[((0, 0.5), {}, 0, 0.5, True), ((0, 0.0), {"residual": False}, 0, 0.0, False),
+                          ((3, -1.0), {}, 3, -1.0, True), ((3, 0.0, False), {}, 3, 0.0, False)])
+
+
+@pytest.mark.points(1)
+def test_product_of_the_factors_for_every_stack(student, cases):
+    """For every depth and finite slope, with and without skips, the result is the product of the depth factors."""
+    def is_the_product(case):
+        args, kwargs, depth, slope, residual = case
+        expected = (1.0 + slope if residual else slope) ** depth
+        expect_gradient(student, args, kwargs, float(expected),
+                        "Multiply the depth factors themselves, for every slope: no special case for 0 or -1, "
+                        "no abs(), no log/exp (they fail at factors of 0 and below), and no rounding.")
+
+    cases.check(stacks(), is_the_product, describe=describe)
 
 
 @pytest.mark.points(3)
 @pytest.mark.hidden
-def test_matches_reference_on_random_depths_and_slopes(student, reference, rng):
-    """On 200 random stacks (0 to 60 blocks, slopes from -2 to 2, skips on and off) the result matches the reference to 1e-9."""
-    for _ in range(200):
-        depth = int(rng.integers(0, 61))
-        slope = _hidden_slope(rng)
-        residual = bool(rng.integers(2))
-        style = int(rng.integers(3))
-        if style == 0:
-            args, kwargs = (depth, slope, residual), {}
-        elif style == 1 or not residual:
-            args, kwargs = (depth, slope), {"residual": residual}
-        else:
-            args, kwargs = (depth, slope), {}
-        expect_gradient(student, args, kwargs, reference.residual_chain_gradient(depth, slope, residual),
-                        "Multiply all depth factors, for every depth, sign and size of slope, and return the "
-                        "product unclipped and unrounded.")
+def test_matches_reference_on_random_depths_and_slopes(student, reference, cases):
+    """On random stacks from the whole domain (depths, slopes, skips on and off, every way to pass residual) the result is a float within 1e-9 of the reference."""
+    def matches(case):
+        args, kwargs, depth, slope, residual = case
+        value = student.call(FUNCTION, *args, **kwargs).value
+        expected = reference.residual_chain_gradient(depth, slope, residual)
+        if (isinstance(value, bool) or not isinstance(value, float)
+                or not np.isclose(value, expected, rtol=RTOL, atol=0.0)):
+            fail(f"{describe(case)} returned {value!r}; expected {expected!r}.",
+                 "Multiply all depth factors, for every depth, sign and size of slope, and return the "
+                 "product as a float, unclipped and unrounded.")
+
+    cases.check(stacks(), matches)
 
 
 # The plot in the HTML report: the public ten-block stack, block by block, with and without skips.

@@ -1,10 +1,12 @@
 """Checks for scalar_chain.py: the gradient after `depth` layers is exactly layer_scale ** depth."""
 
+import math
+
 import pytest
+from hypothesis import strategies as st
 
 from autograder.checks import call_text, expect_real, fail
 
-EXERCISE = "scalar_chain"
 FUNCTION = "scalar_gradient_chain"
 
 
@@ -16,6 +18,36 @@ def expect_exact(student, depth, layer_scale, expected, hint):
     got = chain(student, depth, layer_scale)
     if got != expected:
         fail(f"{call_text(FUNCTION, depth, layer_scale)} returned {got!r}; expected exactly {expected!r}.", hint)
+
+
+# --- the input domain, clause by clause from the spec -----------------------------------------
+# layer_scale: "any finite float, including 0.0 and negative values": the edges first, then
+# ordinary slopes, then every finite float (subnormals and huge magnitudes included).
+EDGE_SCALES = (0.0, -0.0, 1.0, -1.0, 0.25, 0.5, -0.5, 1.5, 1.1, 0.9, -1.1, 2.0, 5e-324, -5e-324, 1e-300, -1e-300,
+               1e-8, 1e150, -1e150, 1.7976931348623157e308)
+SCALES = st.one_of(st.sampled_from(EDGE_SCALES), st.floats(-2.0, 2.0),
+                   st.floats(allow_nan=False, allow_infinity=False))
+
+
+def _deepest(scale: float) -> int:
+    """The largest depth whose power stays finite (** raises OverflowError past the float range)."""
+    size = abs(scale)
+    return 5000 if size <= 1.0 else min(5000, int(300 / math.log10(size)))
+
+
+@st.composite
+def chains(draw):
+    """(depth, layer_scale): depth an int >= 0 (0 and 1 weighted, long chains included)."""
+    scale = draw(SCALES)
+    deepest = _deepest(scale)
+    depth = draw(st.one_of(st.sampled_from((0, 1, 2, 3)).map(lambda d: min(d, deepest)),
+                           st.integers(0, min(64, deepest)),
+                           st.integers(0, deepest)))
+    return depth, scale
+
+
+def describe(case) -> str:
+    return call_text(FUNCTION, *case)
 
 
 @pytest.mark.points(2)
@@ -70,9 +102,10 @@ def test_exact_power_not_a_rounded_loop(student):
 
 
 @pytest.mark.points(1)
-def test_returns_a_float(student):
-    """The result is a single float, not an int, list or array, for every depth including 0."""
-    for depth, scale in ((3, 0.5), (0, 0.5), (2, -1.5)):
+def test_returns_a_float(student, cases):
+    """The result is a float (not an int, bool, list or array) for every depth and scale, depth 0 included."""
+    def returns_a_float(case):
+        depth, scale = case
         value = student.call(FUNCTION, depth, scale).value
         if isinstance(value, bool) or not isinstance(value, float):
             fail(f"{call_text(FUNCTION, depth, scale)} returned {value!r} of type {type(value).__name__}; "
@@ -80,16 +113,36 @@ def test_returns_a_float(student):
                  "Return layer_scale ** depth itself (a float even for depth 0: 0.5 ** 0 is 1.0), "
                  "not an int, and not wrapped in a list or array.")
 
+    cases.check(chains(), returns_a_float, explicit=[(0, 0.5), (0, 0.0), (3, 0.5), (2, -1.5), (5, 0.0)],
+                describe=describe)
+
+
+@pytest.mark.points(1)
+def test_equals_the_power_for_every_depth_and_scale(student, cases):
+    """For every depth >= 0 and finite scale (0, negatives, tiny and huge values) the result == layer_scale ** depth."""
+    def equals_the_power(case):
+        depth, scale = case
+        expect_exact(student, depth, scale, scale ** depth,
+                     "Compute layer_scale ** depth with ** (or math.pow): a loop, repeated squaring, exp/log or "
+                     "numpy.power round differently, and no special case is needed for 0, 1 or negatives.")
+
+    cases.check(chains(), equals_the_power, describe=describe,
+                explicit=[(4, 1.1), (3, 1.3), (7, 1.1), (12, 0.9), (0, 0.0), (1, -5e-324)])
+
 
 @pytest.mark.points(3)
 @pytest.mark.hidden
-def test_matches_reference_on_random_depths_and_scales(student, reference, rng):
-    """On 200 random depths (0 to 60) and scales (-1.6 to 1.6) the result equals the reference exactly."""
-    for _ in range(200):
-        depth = int(rng.integers(0, 61))
-        scale = float(rng.uniform(-1.6, 1.6))
-        expect_exact(student, depth, scale, reference.scalar_gradient_chain(depth, scale),
-                     "Compute layer_scale ** depth directly, for every depth and sign.")
+def test_matches_reference_on_random_depths_and_scales(student, reference, cases):
+    """On random depths and scales from the whole domain the result is a float equal to the reference's."""
+    def matches(case):
+        depth, scale = case
+        expected = reference.scalar_gradient_chain(depth, scale)
+        value = student.call(FUNCTION, depth, scale).value
+        if isinstance(value, bool) or not isinstance(value, float) or value != expected:
+            fail(f"{call_text(FUNCTION, depth, scale)} returned {value!r}; expected exactly {expected!r}.",
+                 "Compute layer_scale ** depth directly, for every depth, sign and size of the scale.")
+
+    cases.check(chains(), matches)
 
 
 # The plot in the HTML report: the public cases' depths, the spec's formula as the expected curve.

@@ -67,6 +67,8 @@ def test_golden_scenario(graded, scenario):
     exercises = {e["name"]: e for e in got["exercises"]}
     assert list(exercises) == [e.name for e in COURSE]
     for name, exercise in exercises.items():
+        if name not in expected["exercises"]:  # only an exercise the scenario leaves out may go unmentioned
+            assert not (GOLDEN / scenario / f"{name}.py").exists(), f"{scenario}/expected.json says nothing of {name}"
         want = expected["exercises"].get(name, {"status": "missing", "score": 0})
         _check_exercise(name, exercise, want)
     assert (out / "reports" / f"{scenario}.html").is_file()
@@ -128,3 +130,12 @@ def test_a_timeout_names_the_public_call_that_hung_and_no_hidden_one(graded):
     hidden = [t["message"] for t in tests if t["status"] == "timeout" and t["visibility"] == "hidden"]
     assert "scalar_gradient_chain(10, 0.25) did not finish within 1 second of computing time." in public
     assert hidden and not any(re.search(r"\(\d", m) for m in hidden)
+
+
+def test_all_correct_covers_every_exercise():
+    """A new exercise must come with a correct golden file: nothing defaults to "missing" here."""
+    expected = json.loads((GOLDEN / "all_correct" / "expected.json").read_text())
+    names = [e.name for e in COURSE]
+    assert sorted(expected["exercises"]) == sorted(names)
+    assert all(want == {"status": "graded", "score": "full"} for want in expected["exercises"].values())
+    assert sorted(p.stem for p in (GOLDEN / "all_correct").glob("*.py")) == sorted(names)

@@ -20,13 +20,14 @@ def small_kit(root: Path, reference: str | None = None) -> Path:
     (root / "graders" / "course.toml").write_text('[[exercise]]\nname = "scalar_chain"\ntitle = "S"\n')
     (root / "solutions").mkdir()
     (root / "solutions" / "scalar_chain.py").write_text(reference or (SOLUTIONS / "scalar_chain.py").read_text())
-    for kind in ("mutants", "tests/variants"):
-        (root / kind / "scalar_chain").mkdir(parents=True)
-    shutil.copy(ROOT / "mutants" / "scalar_chain" / "drops_the_sign.py", root / "mutants" / "scalar_chain")
-    (root / "mutants" / "scalar_chain" / "not_a_mistake.py").write_text(
+    mistakes, variants = (root / "catalogue" / "scalar_chain" / kind for kind in ("mistakes", "variants"))
+    for folder in (mistakes, variants):
+        folder.mkdir(parents=True)
+    shutil.copy(ROOT / "catalogue" / "scalar_chain" / "mistakes" / "drops_the_sign.py", mistakes)
+    (mistakes / "not_a_mistake.py").write_text(
         '"""Claims to be wrong but is the exact power."""\nKILLED_BY = ("test_returns_a_float",)\n\n\n'
         "def scalar_gradient_chain(depth, layer_scale):\n    return layer_scale ** depth\n")
-    (root / "tests" / "variants" / "scalar_chain" / "loop.py").write_text(
+    (variants / "loop.py").write_text(
         '"""A loop, which the exact-power clause rules out, filed as a variant by mistake."""\n\n\n'
         "def scalar_gradient_chain(depth, layer_scale):\n    g = 1.0\n    for _ in range(depth):\n"
         "        g *= layer_scale\n    return g\n")

@@ -9,10 +9,12 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from ..model import Status
 from ..view import ExerciseView, ReportView
 from .inert import inert, one_line, plain
 
-_STYLES = {"passed": "green", "failed": "red", "error": "magenta", "timeout": "yellow", "pending": "dim"}
+_STYLES = {Status.PASSED: "green", Status.FAILED: "red", Status.ERROR: "magenta", Status.TIMEOUT: "yellow",
+           Status.PENDING: "dim"}
 
 def _exercise(console: Console, exercise: ExerciseView, verbose: bool) -> None:
     colour = "green" if exercise.all_passed else ("red" if exercise.status != "missing" else "yellow")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..mutation import MutationResult
 from ..validate import Validation
 
 
@@ -40,4 +41,24 @@ def render_validation(result: Validation) -> str:
                  f"{_count(len(result.mutants), 'mutant')}, {_count(len(result.variants), 'variant')}: "
                  f"{_count(counts['hole'], 'hole')}, {_count(counts['flake'], 'flake')}, "
                  f"{_count(counts['false-rejection'], 'false rejection')}: {verdict}.")
+    return "\n".join(lines) + "\n"
+
+
+def render_mutation(result: MutationResult) -> str:
+    """The mutation score per exercise, every survivor with its reason (or HOLE), and a verdict."""
+    lines = ["== mutation testing: mutmut's operators on solutions/, every mutant graded by the graders"]
+    for exercise in result.exercises:
+        killed, counted = result.score(exercise)
+        equivalent = sum(m.name in result.equivalent for m in result.mutants if m.exercise == exercise)
+        score = f"{100 * killed / counted:.0f}%" if counted else "n/a"
+        lines.append(f"  {exercise}: {killed}/{counted} non-equivalent mutants killed ({score}), "
+                     f"{equivalent} listed as equivalent")
+        for mutant in result.survivors(exercise):
+            reason = result.equivalent.get(mutant.name)
+            lines.append(f"    {'equivalent' if reason else 'HOLE'}: {mutant.name}" + (f"  ({reason})" if reason else ""))
+    for name in result.stale:
+        lines.append(f"STALE: {name} is listed as equivalent but was killed or is no longer generated.")
+    verdict = "sound" if result.sound else "NOT sound"
+    lines.append(f"mutate: {_count(len(result.mutants), 'mutant')}, {_count(len(result.holes), 'hole')}, "
+                 f"{_count(len(result.stale), 'stale equivalence')}: {verdict}.")
     return "\n".join(lines) + "\n"

@@ -24,10 +24,11 @@ def layer_norm(x: np.ndarray, eps: float = 1e-5, gamma: np.ndarray | None = None
 
     Inputs:
         x: a float64 numpy array with any number of dimensions (a 1-D row of d features, a 2-D
-            batch of shape (n, d), a 3-D batch of shape (batch, sequence, d), ...). The last axis
-            holds the d features of one example; every other axis just indexes examples.
-        eps: a small float >= 0 added to the variance INSIDE the square root
-            (default 1e-5, PyTorch's nn.LayerNorm default).
+            batch of shape (n, d), a 3-D batch of shape (batch, sequence, d), 4-D, 5-D, ...).
+            The last axis holds the d features of one example (d >= 1); every other axis just
+            indexes examples. Values may be zero, tiny (1e-100), huge (1e100) or far from 0.
+        eps: a float >= 0 added to the variance INSIDE the square root (default 1e-5,
+            PyTorch's nn.LayerNorm default); 0.0 means no eps at all.
         gamma: None or an array of shape (d,): a scale, one factor per feature.
         beta: None or an array of shape (d,): a shift, one offset per feature.
 
@@ -42,8 +43,14 @@ def layer_norm(x: np.ndarray, eps: float = 1e-5, gamma: np.ndarray | None = None
     Constraints:
         - statistics are taken over the last axis only, never across rows: each row's output
           depends on that row alone;
-        - a constant row (variance 0) gives zeros, not nan: eps is what keeps the division safe;
+        - compute the variance as written, from the deviations r - mu (not as mean(r ** 2) -
+          mu ** 2, which rounds away for rows far from 0);
+        - a constant row (variance 0) gives zeros, not nan: eps is what keeps the division
+          safe. With eps = 0 a constant row is 0 / 0, which this contract leaves out: the
+          grader never sends one with eps = 0 (every other row must follow the formula);
         - `x`, `gamma` and `beta` must not be modified (work on new arrays, or on a copy).
+        - `x` is passed by position; eps, gamma and beta by position or by keyword, with
+          exactly these names.
 
     Example:
         >>> layer_norm(np.array([1.0, 2.0, 3.0, 4.0]))
@@ -58,8 +65,8 @@ def rms_norm(x: np.ndarray, eps: float = 1e-6, gamma: np.ndarray | None = None) 
     Inputs:
         x: a float64 numpy array with any number of dimensions; the last axis holds the d
             features of one example, as in `layer_norm`.
-        eps: a small float >= 0 added to the mean of squares INSIDE the square root
-            (default 1e-6).
+        eps: a float >= 0 added to the mean of squares INSIDE the square root
+            (default 1e-6); 0.0 means no eps at all.
         gamma: None or an array of shape (d,): a scale, one factor per feature.
 
     Output:
@@ -70,8 +77,11 @@ def rms_norm(x: np.ndarray, eps: float = 1e-6, gamma: np.ndarray | None = None) 
 
     Constraints:
         - statistics over the last axis only, each row independent of the others;
-        - an all-zero row gives zeros, not nan;
-        - `x` and `gamma` must not be modified.
+        - an all-zero row gives zeros, not nan (with eps = 0 it is 0 / 0, which this contract
+          leaves out: the grader never sends one with eps = 0);
+        - `x` and `gamma` must not be modified;
+        - `x` is passed by position; eps and gamma by position or by keyword, with exactly
+          these names.
 
     Example:
         >>> rms_norm(np.array([1.0, 2.0, 3.0, 4.0]))

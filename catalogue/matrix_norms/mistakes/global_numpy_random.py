@@ -1,0 +1,15 @@
+"""Draws the matrices with the global np.random.normal instead of the rng it was given."""
+
+import numpy as np
+
+KILLED_BY = ("test_uses_the_passed_in_rng", "test_draws_a_fresh_matrix_for_every_layer",
+             "test_norms_follow_from_the_matrices_drawn")
+
+
+def matrix_gradient_norms(depth, dim, weight_std, rng):
+    g = np.ones(dim)
+    norms = [float(np.linalg.norm(g))]
+    for _ in range(depth):
+        g = np.random.normal(0.0, weight_std, size=(dim, dim)) @ g
+        norms.append(float(np.linalg.norm(g)))
+    return norms

@@ -1,0 +1,14 @@
+"""Returns the norms as a numpy array instead of a list."""
+
+import numpy as np
+
+KILLED_BY = ("test_returns_a_list_of_floats",)
+
+
+def matrix_gradient_norms(depth, dim, weight_std, rng):
+    g = np.ones(dim)
+    norms = [np.linalg.norm(g)]
+    for _ in range(depth):
+        g = rng.normal(0.0, weight_std, size=(dim, dim)) @ g
+        norms.append(np.linalg.norm(g))
+    return np.array(norms)

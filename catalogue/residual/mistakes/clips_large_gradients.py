@@ -1,0 +1,7 @@
+"""Caps the result at a magnitude of 1e6, as if clipping were part of the chain, hiding deep explosions."""
+KILLED_BY = ("test_product_of_the_factors_for_every_stack", "test_matches_reference_on_random_depths_and_slopes")
+
+
+def residual_chain_gradient(depth, block_slope, residual=True):
+    factor = 1.0 + block_slope if residual else float(block_slope)
+    return max(-1e6, min(1e6, factor ** depth))

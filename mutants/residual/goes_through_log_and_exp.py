@@ -1,9 +1,0 @@
-"""Computes the product as exp(depth * log(factor)), which raises for a zero or negative factor."""
-import math
-
-KILLED_BY = ("test_zero_and_negative_slopes",)
-
-
-def residual_chain_gradient(depth, block_slope, residual=True):
-    factor = 1.0 + block_slope if residual else block_slope
-    return math.exp(depth * math.log(factor))

@@ -1,8 +1,0 @@
-"""Uses numpy.power, whose integer-power route can differ from layer_scale ** depth in the last bit."""
-import numpy as np
-
-KILLED_BY = ("test_exact_power_not_a_rounded_loop",)
-
-
-def scalar_gradient_chain(depth, layer_scale):
-    return float(np.power(np.float64(layer_scale), depth))

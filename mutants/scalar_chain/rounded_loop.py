@@ -1,9 +1,0 @@
-"""Multiplies in a loop, which rounds after every step and misses the exact power."""
-KILLED_BY = ("test_exact_power_not_a_rounded_loop", "test_matches_reference_on_random_depths_and_scales")
-
-
-def scalar_gradient_chain(depth, layer_scale):
-    gradient = 1.0
-    for _ in range(depth):
-        gradient *= layer_scale
-    return gradient
