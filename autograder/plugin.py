@@ -140,7 +140,8 @@ def _bounded(verdict: dict) -> dict:
 def cases(request: pytest.FixtureRequest) -> Cases:
     """Runs a check's properties over Hypothesis strategies, seeded from the run's recorded seed;
     a hidden check's failing case stays hidden."""
-    return Cases(seed_for(request.config, request.node.name), bool(request.node.get_closest_marker("hidden")))
+    return Cases(seed_for(request.config, request.node.name), bool(request.node.get_closest_marker("hidden")),
+                 request.node.nodeid)
 
 
 def _pending(item: pytest.Item) -> bool:

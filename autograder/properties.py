@@ -6,11 +6,18 @@ A grader writes its exercise's input domain once as Hypothesis strategies and ha
 example database, a fixed number of examples and no deadline (every case is a call into a
 worker), so a report is reproducible from its seed. A public check shrinks a failure to a
 minimal case and shows it; a hidden check never shows its case, only that one failed.
+
+Drawing the cases is most of a check's cost and depends only on the strategy and the seed, so
+each process draws a check's cases once (against a property that always passes) and replays
+that list for every student. A passing run of Hypothesis visits exactly that list, so the
+verdict is the same; only a public check that fails runs Hypothesis itself, to shrink.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+import functools
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from hypothesis import HealthCheck, Phase, Verbosity, example, given, seed, settings
@@ -32,6 +39,7 @@ class Cases:
 
     seed: int
     hidden: bool
+    name: str = ""  # the check's node id: with the strategy's repr, what its drawn cases are remembered by
 
     def check(self, strategy: st.SearchStrategy, prop: Callable[[Any], None], examples: int | None = None,
               explicit: Iterable[Any] = (), describe: Callable[[Any], str] = repr) -> None:
@@ -41,6 +49,21 @@ class Cases:
         student's code raised on it (a failed check's own message already names its call).
         """
         count = examples or (HIDDEN_EXAMPLES if self.hidden else PUBLIC_EXAMPLES)
+        explicit = list(explicit)
+        drawn = _drawn(f"{self.name} {strategy!r}", strategy, self.seed, count)
+        try:
+            for case in [*explicit, *drawn]:
+                prop(copy.deepcopy(case))
+        except (CheckFailed, StudentProblem) as exc:
+            if self.hidden or isinstance(exc, _FATAL):
+                raise self._shown(exc, case, describe) from None
+            first = (exc, case)
+        else:
+            return
+        self._shrink(strategy, prop, count, explicit, describe, first)
+
+    def _shrink(self, strategy, prop, count, explicit, describe, first) -> None:
+        """Run Hypothesis itself on a failing public check, for the smallest failing case."""
         failures: list[tuple[BaseException, Any]] = []
 
         def run(case):
@@ -52,11 +75,10 @@ class Cases:
                 failures.append((exc, case))
                 raise
 
-        phases = (Phase.explicit, Phase.generate) if self.hidden else (Phase.explicit, Phase.generate, Phase.shrink)
         test = given(strategy)(run)
-        for case in reversed(list(explicit)):
+        for case in reversed(explicit):
             test = example(case)(test)
-        test = settings(max_examples=count, deadline=None, database=None, derandomize=False, phases=phases,
+        test = settings(max_examples=count, deadline=None, database=None, derandomize=False, phases=(Phase.explicit, Phase.generate, Phase.shrink),
                         suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False,
                         verbosity=Verbosity.quiet)(seed(self.seed)(test))
         try:
@@ -65,9 +87,10 @@ class Cases:
             case = next((c for e, c in reversed(failures) if e is exc), None)
             raise self._shown(exc, case, describe) from None
         except HypothesisException:  # a failure that did not replay (flaky student code): the first one stands
-            if not failures:
-                raise
-            raise self._shown(*failures[0], describe) from None
+            raise self._shown(*(failures[0] if failures else first), describe) from None
+        # Hypothesis found nothing this time (the student's code is not deterministic): the
+        # failure seen on the drawn cases stands, unshrunk.
+        raise self._shown(*first, describe) from None
 
     def _shown(self, exc: BaseException, case: Any, describe: Callable[[Any], str]) -> BaseException:
         if not self.hidden:
@@ -85,3 +108,34 @@ class Cases:
             return StudentRaised(f"{what} on one of the hidden cases (the case stays hidden).",
                                  exc.hint, "", exc.exc_type, exc.exc_mro)
         return exc
+
+
+def _drawn(key: str, strategy: st.SearchStrategy, seed_value: int, count: int) -> tuple:
+    """The cases Hypothesis draws for ``strategy`` from ``seed_value`` when every case passes.
+
+    A grader builds a fresh strategy object per check, so the list is remembered by the
+    strategy's repr (its source), not by the object.
+    """
+    return _draw(_Keyed(key, strategy), seed_value, count)
+
+
+@dataclass(frozen=True)
+class _Keyed:
+    key: str
+    strategy: st.SearchStrategy = field(compare=False, hash=False)
+
+
+@functools.lru_cache(maxsize=256)
+def _draw(keyed: _Keyed, seed_value: int, count: int) -> tuple:
+    strategy = keyed.strategy
+    cases: list[Any] = []
+
+    def keep(case):
+        cases.append(case)
+
+    test = given(strategy)(keep)
+    test = settings(max_examples=count, deadline=None, database=None, derandomize=False,
+                    phases=(Phase.generate,), suppress_health_check=list(HealthCheck),
+                    print_blob=False, verbosity=Verbosity.quiet)(seed(seed_value)(test))
+    test()
+    return tuple(copy.deepcopy(case) for case in cases)
