@@ -9,8 +9,13 @@ import pytest
 from autograder import sandbox
 from autograder.catalogue import Kind, load_entries
 from autograder.model import load_course
+from autograder.properties import use_cache_home
 from autograder.runner import Settings
 from autograder.validate import Validation, validate
+
+# The attack suite proves that grading changes no file of the kit; Hypothesis's own files
+# (written by the tests that use it directly) must not land in the checkout either.
+use_cache_home()
 
 ROOT = Path(__file__).resolve().parents[1]
 GRADERS = ROOT / "graders"
