@@ -4,6 +4,9 @@ import numpy as np
 
 KILLED_BY = ("test_uses_the_passed_in_rng", "test_draws_a_fresh_matrix_for_every_layer",
              "test_norms_follow_from_the_matrices_drawn")
+TITLE = "weights drawn from numpy's global generator"
+EXPLANATION = "Your function draws its weights from numpy's global random generator instead of the rng it was given."
+HINT = 'Draw every random number from the rng argument, so the same rng always gives the same result.'
 
 
 def matrix_gradient_norms(depth, dim, weight_std, rng):
