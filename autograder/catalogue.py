@@ -36,6 +36,7 @@ class Entry:
     sentence: str = ""
     hint: str = ""
     same_as: tuple[str, ...] = ()  # mistakes that behave identically on every input a check makes
+    compare: str = "values"  # "shapes": its numbers come from where no replay reaches (a global generator)
 
     @property
     def key(self) -> str:
@@ -54,12 +55,12 @@ def _read_entry(path: Path) -> Entry:
     text = {k: " ".join(str(constants.get(k, "")).split()) for k in ("TITLE", "EXPLANATION", "HINT")}
     return Entry(path.parent.parent.name, path.stem, Kind(path.parent.name), explanation,
                  tuple(constants.get("KILLED_BY", ())), path, text["TITLE"], text["EXPLANATION"], text["HINT"],
-                 tuple(constants.get("SAME_AS", ())))
+                 tuple(constants.get("SAME_AS", ())), str(constants.get("COMPARE", "values")))
 
 
 # Module-level constants an entry may set: the checks that must catch it, its words for the
 # student, and the mistakes it cannot be told apart from.
-_CONSTANTS = ("KILLED_BY", "TITLE", "EXPLANATION", "HINT", "SAME_AS")
+_CONSTANTS = ("KILLED_BY", "TITLE", "EXPLANATION", "HINT", "SAME_AS", "COMPARE")
 
 
 def load_entries(folder: Path, kind: Kind | None = None) -> list[Entry]:

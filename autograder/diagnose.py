@@ -95,7 +95,7 @@ def _replay(entry: Entry, reference_source: str, probes: list[Probe], deadline: 
             for probe in probes:
                 if time.monotonic() > deadline:
                     return None
-                verdict = _compare(probe, _run(namespace, probe))
+                verdict = _compare(probe, _run(namespace, probe), entry.compare == "values")
                 if not verdict:
                     return False
                 exact = exact and verdict == "exact"
@@ -145,11 +145,14 @@ def _through_codec(value: object) -> object:
         return ("unencodable", type(value).__name__)
 
 
-def _compare(probe: Probe, mine: dict) -> str | bool:
+def _compare(probe: Probe, mine: dict, values: bool = True) -> str | bool:
+    """How the student's outcome compares with the mistake's; ``values=False`` compares the
+    numbers' types and shapes only (never "exact", so a mistake that also matches them wins)."""
     theirs = probe.outcome
     if theirs.raised[0] or "raised" in mine:
         return "exact" if mine.get("raised") == theirs.raised else False
-    verdicts = [same(theirs.value, mine["value"])]
+    verdicts = [same(theirs.value, mine["value"]) if values else
+                (same(_shapes(theirs.value), _shapes(mine["value"])) and "close")]
     if theirs.draws or any(mine["draws"]):
         verdicts.append(same(list(theirs.draws), mine["draws"]))
     if probe.return_args and theirs.args_after is not None:
@@ -158,6 +161,17 @@ def _compare(probe: Probe, mine: dict) -> str | bool:
     if not all(verdicts):
         return False
     return "exact" if all(v == "exact" for v in verdicts) else "close"
+
+
+def _shapes(value: object) -> object:
+    """A value with every number replaced by its type (and every array by its dtype and shape)."""
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype.str, value.shape)
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [_shapes(v) for v in value])
+    if isinstance(value, (int, float, np.generic)) and not isinstance(value, bool):
+        return type(value).__name__
+    return value
 
 
 def same(a: object, b: object) -> str | bool:
