@@ -88,7 +88,7 @@ def _replay(entry: Entry, reference_source: str, probes: list[Probe], deadline: 
     state = np.random.get_state()  # a mistake may draw from the global generator
     exact = True
     try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
+        with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             exec(compile(compose(reference_source, entry.path.read_text(encoding="utf-8")),
                          str(entry.path), "exec"), namespace)
@@ -120,11 +120,13 @@ def _run(namespace: dict, probe: Probe) -> dict:
     if not callable(function):
         return {"raised": ("AttributeError", "builtins.AttributeError")}
     try:
-        value = function(*args, **kwargs)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")  # as the worker does: a warning is part of the outcome
+            value = function(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001 - the mistake's exception is the outcome compared
         lineage = tuple(f"{c.__module__}.{c.__qualname__}" for c in type(exc).__mro__)
         return {"raised": (type(exc).__name__, builtin_ancestor(lineage)), "draws": _logs(logs)}
-    result = {"value": _through_codec(value), "draws": _logs(logs)}
+    result = {"value": _through_codec(value), "draws": _logs(logs), "warned": bool(caught)}
     if probe.return_args:
         result["args_after"] = _through_codec([a for a in args if not isinstance(a, np.random.Generator)])
     return result
@@ -153,6 +155,8 @@ def _compare(probe: Probe, mine: dict, values: bool = True) -> str | bool:
         return "exact" if mine.get("raised") == theirs.raised else False
     verdicts = [same(theirs.value, mine["value"]) if values else
                 (same(_shapes(theirs.value), _shapes(mine["value"])) and "close")]
+    if theirs.warned != mine["warned"]:
+        return False
     if theirs.draws or any(mine["draws"]):
         verdicts.append(same(list(theirs.draws), mine["draws"]))
     if probe.return_args and theirs.args_after is not None:

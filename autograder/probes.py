@@ -27,6 +27,7 @@ class Outcome:
     draws: tuple = ()
     args_after: list | None = None
     kwargs_after: dict | None = None
+    warned: bool = False  # whether the call raised a warning (a division by zero, say)
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ class RecordingModule(StudentModule):
         if keep:
             self._keep(function, sent, return_args,
                        Outcome(value=result.value, draws=result.draws, args_after=result.args_after,
-                               kwargs_after=result.kwargs_after))
+                               kwargs_after=result.kwargs_after, warned=bool(result.warnings)))
         return result
 
     def _keep(self, function: str, sent: tuple, return_args: bool, outcome: Outcome) -> None:
