@@ -22,6 +22,10 @@ def _exercise(console: Console, exercise: ExerciseView, verbose: bool) -> None:
                                 (f"  {exercise.title}", "dim")))
     if exercise.message:
         console.print(Text(f"         {exercise.message}", style="yellow"))
+    if exercise.diagnosis:
+        console.print(Text(f"          {exercise.diagnosis}", style="bold red"))
+        console.print(Text(f"          {exercise.diagnosis_explanation}"))
+        console.print(Text(f"          hint: {exercise.diagnosis_hint}", style="cyan"))
     if exercise.common_problem:
         console.print(Text(f"          {exercise.common_problem}", style="red"))
         if exercise.common_hint:
