@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from autograder.checks import call_text, expect_real, fail, is_real_number, show
+from autograder.checks import call_text, expect_real, fail, is_real_number, relative_error, show, show_pair
 
 FUNCTION = "clip_by_global_norm"
 
@@ -69,15 +69,19 @@ def first_mismatch(got: np.ndarray, want: np.ndarray, rtol: float, atol: float =
     bad = ~np.isclose(got, want, rtol=rtol, atol=atol)
     if not bad.any():
         return None
-    where = tuple(int(i) for i in np.argwhere(bad)[0])
-    return f"at index {where} it holds {float(got[where])!r} where {float(want[where])!r} was expected"
+    # The worst entry, with its relative error: the first one may differ only in the last digit.
+    gap = np.where(bad, np.abs(np.nan_to_num(got - want, nan=np.inf)), -1.0)
+    where = tuple(int(i) for i in np.unravel_index(int(np.argmax(gap)), got.shape))
+    return (f"the largest difference is at index {where}: it holds {float(got[where])!r} where "
+            f"{float(want[where])!r} was expected{relative_error(float(got[where]), float(want[where]))}")
 
 
 def expect_clipped(clipped, expected, call, hint, atol=0.0):
     for index, (got, want) in enumerate(zip(clipped, expected)):
         mismatch = first_mismatch(got, want, RTOL, atol)
         if mismatch:
-            fail(f"{call} returned clipped array {index} = {show(got)}, expected {show(want)}: {mismatch}.", hint)
+            got_text, want_text = show_pair(got, want)
+            fail(f"{call} returned clipped array {index} = {got_text}, expected {want_text}: {mismatch}.", hint)
 
 
 def expect_norm(norm, expected, call, max_norm, hint=""):
