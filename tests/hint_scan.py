@@ -9,9 +9,11 @@ from pathlib import Path
 
 from autograder import checks
 
-# Code a hint must not hand over: numpy calls, powers, raises, keyword arguments, call syntax.
+# Code a hint must not hand over: numpy calls, powers, raises, keyword arguments, call syntax,
+# matrix products and assignments (``g = W @ g``, ``grad *= scale``).
 CODE = (re.compile(r"\bnp\.\w"), re.compile(r"\*\*"), re.compile(r"\braise\s+[A-Z]"), re.compile(r"//"),
-        re.compile(r"\b[A-Za-z_]\w*=[\w\-'\"(]"), re.compile(r"\b[A-Za-z_][\w.]*\("))
+        re.compile(r"\b[A-Za-z_]\w*=[\w\-'\"(]"), re.compile(r"\b[A-Za-z_][\w.]*\("), re.compile(r"\s@\s"),
+        re.compile(r"\b[A-Za-z_]\w* [-+*/]?= \w"))
 
 
 def _hint_positions(trees: list[ast.Module]) -> dict[str, int]:
