@@ -114,3 +114,33 @@ def test_the_comparison_minds_types_dtypes_and_the_last_bits():
     assert same(np.ones(3), np.ones(4)) is False
     assert same([1.0, 2.0], (1.0, 2.0)) is False
 
+
+
+def test_a_diagnosis_leads_its_exercise_and_replaces_the_checks_hints_in_every_form():
+    from dataclasses import replace as with_
+
+    from autograder.model import CheckResult, Diagnosis, exercise_result, student_result
+    from autograder.render.documents import render_html, render_markdown
+    from autograder.render.terminal import render_terminal
+    from autograder.view import report_view
+    from conftest import ROOT
+
+    checks = (CheckResult("test_a", "A.", 0.0, 1.0, "failed", "f(1) returned 2.0; expected 1.0.",
+                          "A hint written for another cause."),
+              CheckResult("test_b", "B.", 1.0, 1.0, "passed"))
+    diagnosis = Diagnosis("off_by_one_depth", "one layer too few", "Your function counts one layer fewer.",
+                          "Count the factors.", 12, 12)
+    exercise = exercise_result("scalar_chain", "Chain", checks, diagnosis=diagnosis)
+    view = report_view(student_result("ada", (exercise,)), 1, "process")
+    shown = view.exercises[0]
+    assert shown.diagnosis == ("Your function behaves exactly like a known mistake: one layer too few "
+                               "(it matched on 12 of 12 inputs).")
+    assert [c.hint for c in shown.checks] == ["", ""] and shown.checks[0].message  # the values still show
+    forms = (render_terminal(view, width=200), render_markdown(view, ROOT / "templates"),
+             render_html(view, ROOT / "templates"))
+    for text in forms:
+        assert "one layer too few" in text and "Count the factors." in text
+        assert "A hint written for another cause." not in text
+        assert text.index("one layer too few") < text.index("returned 2.0")
+    undiagnosed = report_view(student_result("ada", (with_(exercise, diagnosis=None),)), 1, "process")
+    assert undiagnosed.exercises[0].checks[0].hint == "A hint written for another cause."
