@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 
 import numpy as np
@@ -144,3 +146,16 @@ def test_a_diagnosis_leads_its_exercise_and_replaces_the_checks_hints_in_every_f
         assert text.index("one layer too few") < text.index("returned 2.0")
     undiagnosed = report_view(student_result("ada", (with_(exercise, diagnosis=None),)), 1, "process")
     assert undiagnosed.exercises[0].checks[0].hint == "A hint written for another cause."
+
+
+def test_gradescope_says_the_diagnosis_once_and_drops_the_checks_hints():
+    from autograder.gradescope import gradescope_results
+    from autograder.model import CheckResult, Diagnosis, exercise_result, student_result
+
+    check = CheckResult("test_a", "A.", 0.0, 1.0, "failed", "f(1) returned 2.0.", "A hint for another cause.")
+    diagnosis = Diagnosis("off_by_one_depth", "one layer too few", "It counts one fewer.", "Count the factors.", 9, 9)
+    student = student_result("ada", (exercise_result("scalar_chain", "Chain", (check,), diagnosis=diagnosis),))
+    results = gradescope_results(student, 1, "process", 1.0)
+    text = json.dumps(results)
+    assert "one layer too few" in results["output"] and "Count the factors." in results["output"]
+    assert "A hint for another cause." not in text and text.count("Count the factors.") == 1
