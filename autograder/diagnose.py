@@ -15,6 +15,7 @@ otherwise nothing is said. Never a guess.
 from __future__ import annotations
 
 import copy
+import functools
 import time
 import warnings
 from pathlib import Path
@@ -35,16 +36,14 @@ RTOL = 1e-9
 def diagnose(exercise: str, probes: list[Probe], failed: set[str], catalogue: Path,
              reference: Path) -> Diagnosis | None:
     """The diagnosis for one exercise, or None when no single mistake explains every probe."""
-    candidates = [e for e in load_entries(catalogue, Kind.MISTAKE)
-                  if e.exercise == exercise and set(e.killed_by) & failed and e.title]
+    candidates = [e for e in _mistakes(catalogue) if e.exercise == exercise and set(e.killed_by) & failed and e.title]
     chosen = select(probes)
     if not candidates or len(chosen) < MIN_PROBES:
         return None
-    source = (reference / f"{exercise}.py").read_text(encoding="utf-8")
     deadline = time.monotonic() + SECONDS
     matches: dict[str, bool] = {}  # entry name -> whether it also matched bit for bit
     for entry in candidates:
-        verdict = _replay(entry, source, chosen, deadline)
+        verdict = _replay(entry, _compiled(entry.path, reference / f"{exercise}.py"), chosen, deadline)
         if verdict is None:
             return None  # out of time: not every candidate was heard, so nothing is said
         if verdict:
@@ -82,7 +81,20 @@ def _single(candidates: list[Entry], matches: dict[str, bool]) -> Entry | None:
     return None
 
 
-def _replay(entry: Entry, reference_source: str, probes: list[Probe], deadline: float):
+@functools.lru_cache(maxsize=8)
+def _mistakes(catalogue: Path) -> tuple[Entry, ...]:
+    """The catalogue's mistakes, read once per process (a pool process grades many students)."""
+    return tuple(load_entries(catalogue, Kind.MISTAKE))
+
+
+@functools.lru_cache(maxsize=512)
+def _compiled(entry_path: Path, reference_path: Path):
+    """The reference with the entry appended, compiled once per process; run fresh per student."""
+    source = compose(reference_path.read_text(encoding="utf-8"), entry_path.read_text(encoding="utf-8"))
+    return compile(source, str(entry_path), "exec")
+
+
+def _replay(entry: Entry, code, probes: list[Probe], deadline: float):
     """"exact", "close", False (a probe differs) or None (out of time)."""
     namespace: dict = {"__name__": f"_catalogue_{entry.exercise}_{entry.name}"}
     state = np.random.get_state()  # a mistake may draw from the global generator
@@ -90,8 +102,7 @@ def _replay(entry: Entry, reference_source: str, probes: list[Probe], deadline: 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            exec(compile(compose(reference_source, entry.path.read_text(encoding="utf-8")),
-                         str(entry.path), "exec"), namespace)
+            exec(code, namespace)
             for probe in probes:
                 if time.monotonic() > deadline:
                     return None
