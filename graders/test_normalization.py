@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from autograder.checks import call_text, expect_array, expect_array_close, fail, show
+from autograder.checks import call_text, expect_array, expect_array_close, fail, show, show_pair
 
 LN = "layer_norm"
 RMS = "rms_norm"
@@ -127,15 +127,17 @@ def expect_rows_independent(student, function, hint):
         alone, alone_call = run(student, function, single)
         alone = expect_array(alone.value, single.shape, alone_call)
         if not np.allclose(batch[i], alone, rtol=RTOL, atol=ATOL):
-            fail(f"Row {i} of {call} is {show(batch[i])}, but {alone_call} returned {show(alone)}; "
+            in_batch, by_itself = show_pair(batch[i], alone)  # digits enough to see the difference
+            fail(f"Row {i} of {call} is {in_batch}, but {alone_call} returned {by_itself}; "
                  "a row must be normalized the same way inside a batch as alone.", hint)
     changed = SQUARE.copy()
     changed[0] = [100.0, -50.0, 30.0, 0.0]
     after, after_call = run(student, function, changed)
     after = expect_array(after.value, changed.shape, after_call)
     if not np.allclose(after[1:], batch[1:], rtol=RTOL, atol=ATOL):
+        now, before = show_pair(after[1:], batch[1:])
         fail(f"Changing only row 0 of the batch changed the outputs of other rows: {after_call} returned "
-             f"{show(after)} where rows 1-3 were {show(batch[1:])}.", hint)
+             f"rows 1-3 = {now} where they were {before}.", hint)
 
 
 @pytest.mark.points(1)
