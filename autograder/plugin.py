@@ -25,7 +25,7 @@ from .diagnose import diagnose
 from .figures import record_all
 from .model import PENDING_LABEL, Status
 from .probes import RecordingModule
-from .properties import Cases
+from .properties import Cases, use_cache_home
 from .problems import CheckFailed, StudentProblem, StudentRaised
 from .quiet import QuietLock
 
@@ -54,6 +54,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "points(n): how many points the check is worth")
     config.addinivalue_line("markers", "hidden: compares with the reference solution; not shipped to students")
+    use_cache_home()
 
 
 def _reference_dir(config: pytest.Config) -> Path | None:
