@@ -38,6 +38,17 @@ class Validation:
     def sound(self) -> bool:
         return not self.findings
 
+    def misdiagnosed(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Entries the diagnosis got wrong on some seed: a mistake not named (nor a SAME_AS twin),
+        or a variant named as a mistake; with what each grading was diagnosed as."""
+        wrong = []
+        for entry in self.mutants + self.variants:
+            names = {entry.name, *entry.same_as} if entry in self.mutants else {""}
+            found = self.diagnosed.get(entry.key, ())
+            if any(name not in names for name in found):
+                wrong.append((entry.key, found))
+        return wrong
+
     def discrimination(self, exercise: str) -> dict[str, tuple[int, int]]:
         """Per check: (mutants it kills, mutants only it kills)."""
         result = {}

@@ -159,3 +159,18 @@ def test_gradescope_says_the_diagnosis_once_and_drops_the_checks_hints():
     text = json.dumps(results)
     assert "one layer too few" in results["output"] and "Count the factors." in results["output"]
     assert "A hint for another cause." not in text and text.count("Count the factors.") == 1
+
+
+def test_validate_reports_a_mistake_the_diagnosis_misses_and_a_variant_it_names():
+    from autograder.render.validation import render_validation
+    from autograder.validate import Validation
+
+    mistake, variant = MUTANTS[0], VARIANTS[0]
+    result = Validation((1,), (), {}, {}, (mistake,), (variant,), (),
+                        {mistake.key: ("",), variant.key: (mistake.name,)})
+    assert result.misdiagnosed() == [(mistake.key, ("",)), (variant.key, (mistake.name,))]
+    text = render_validation(result)
+    assert f"DIAGNOSIS: {mistake.key} was diagnosed as nothing" in text
+    assert f"DIAGNOSIS: {variant.key} was diagnosed as {mistake.name}" in text
+    fine = Validation((1,), (), {}, {}, (mistake,), (variant,), (), {mistake.key: (mistake.name,), variant.key: ("",)})
+    assert fine.misdiagnosed() == [] and "DIAGNOSIS" not in render_validation(fine)
