@@ -5,7 +5,9 @@ Each entry is one file, ``catalogue/<exercise>/mistakes/<short_name>.py`` or
 function(s) it changes, a module docstring (the one sentence that explains it) and, for a
 mistake, ``KILLED_BY = ("test_...",)``: the checks meant to catch it. An entry is graded as the
 reference solution with the entry appended, so it differs from the reference in exactly what it
-names. Entries are read with :mod:`ast`, never imported, on the trusted side.
+names. A mistake also carries ``TITLE``, ``EXPLANATION`` and ``HINT``: what a student reads when
+their function behaves exactly like it (:mod:`autograder.diagnose`). Entries are read with
+:mod:`ast` and run only on the trusted side, like the reference; the catalogue never ships.
 """
 
 from __future__ import annotations
@@ -27,9 +29,14 @@ class Entry:
     exercise: str
     name: str
     kind: Kind
-    explanation: str
+    explanation: str  # the docstring: what the entry does, for whoever maintains the graders
     killed_by: tuple[str, ...]
     path: Path
+    title: str = ""  # a mistake, as a student reads it: a short name, one sentence, one hint
+    sentence: str = ""
+    hint: str = ""
+    same_as: tuple[str, ...] = ()  # mistakes that behave identically on every input a check makes
+    compare: str = "values"  # "shapes": its numbers come from where no replay reaches (a global generator)
 
     @property
     def key(self) -> str:
@@ -38,12 +45,22 @@ class Entry:
 
 def _read_entry(path: Path) -> Entry:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    killed_by: tuple[str, ...] = ()
+    constants: dict[str, object] = {}
     for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "KILLED_BY" for t in node.targets):
-            killed_by = tuple(ast.literal_eval(node.value))
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if getattr(target, "id", "") in _CONSTANTS:
+                    constants[target.id] = ast.literal_eval(node.value)
     explanation = " ".join((ast.get_docstring(tree) or "").split())
-    return Entry(path.parent.parent.name, path.stem, Kind(path.parent.name), explanation, killed_by, path)
+    text = {k: " ".join(str(constants.get(k, "")).split()) for k in ("TITLE", "EXPLANATION", "HINT")}
+    return Entry(path.parent.parent.name, path.stem, Kind(path.parent.name), explanation,
+                 tuple(constants.get("KILLED_BY", ())), path, text["TITLE"], text["EXPLANATION"], text["HINT"],
+                 tuple(constants.get("SAME_AS", ())), str(constants.get("COMPARE", "values")))
+
+
+# Module-level constants an entry may set: the checks that must catch it, its words for the
+# student, and the mistakes it cannot be told apart from.
+_CONSTANTS = ("KILLED_BY", "TITLE", "EXPLANATION", "HINT", "SAME_AS", "COMPARE")
 
 
 def load_entries(folder: Path, kind: Kind | None = None) -> list[Entry]:

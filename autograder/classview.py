@@ -88,7 +88,7 @@ class DashboardView:
     distribution: tuple[Bin, ...]
     exercises: tuple[ExerciseAverage, ...]
     checks: tuple[CheckStat, ...]  # hardest first
-    misconceptions: tuple[Misconception, ...]  # empty until results carry a diagnosis
+    misconceptions: tuple[Misconception, ...]  # most frequent first
     trouble: tuple[Trouble, ...]
     rows: tuple[StudentRow, ...]
     exercise_names: tuple[str, ...]
@@ -153,13 +153,14 @@ def _check_stats(students: list[StudentResult]) -> tuple[CheckStat, ...]:
 
 
 def _diagnosis_name(exercise) -> str:
-    """The misconception diagnosed for one exercise, once results carry one (issue 11, part 1).
+    """The catalogued mistake an exercise was diagnosed with (autograder.diagnose), or "".
 
-    Reads ``ExerciseResult.diagnosis`` if that field exists: a title string, or an object with a
-    ``title``. Until then every exercise reads as undiagnosed and the dashboard says so.
+    Named with its exercise: two exercises can share a title ("one layer too few").
     """
     value = getattr(exercise, "diagnosis", None)
-    return str(getattr(value, "title", value) or "") if value else ""
+    title = str(getattr(value, "title", value) or "") if value else ""
+    name = getattr(exercise, "name", "")
+    return f"{name}: {title}" if title and name else title
 
 
 def _misconceptions(students: list[StudentResult]) -> tuple[Misconception, ...]:

@@ -180,10 +180,11 @@ def _settings(args: argparse.Namespace, batch: bool, allow_unsandboxed: bool = T
     isolation, bwrap_path = _isolation(args.isolation, batch, allow_unsandboxed)
     limits = sandbox.Limits(call_timeout=args.timeout, memory_bytes=args.memory_mb << 20)
     preflight.prove(isolation, limits, bwrap_path)
-    reference = ROOT / "solutions"
+    reference, catalogue = ROOT / "solutions", ROOT / "catalogue"
     return Settings(graders_dir=ROOT / "graders", reference_dir=reference if reference.is_dir() else None,
                     seed=args.seed if args.seed is not None else secrets.randbelow(2**31),
-                    isolation=isolation, call_timeout=args.timeout, memory_mb=args.memory_mb, bwrap=bwrap_path)
+                    isolation=isolation, call_timeout=args.timeout, memory_mb=args.memory_mb, bwrap=bwrap_path,
+                    catalogue_dir=catalogue if catalogue.is_dir() and reference.is_dir() else None)
 
 
 def _now() -> str:

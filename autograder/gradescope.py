@@ -112,9 +112,9 @@ def build_bundle(root: Path, out: Path) -> None:
         raise
 
 
-def _check_output(check, exercise_message: str) -> str:
+def _check_output(check, exercise_message: str, diagnosed: bool = False) -> str:
     parts = [escape_markdown(check.message or exercise_message)] if (check.message or exercise_message) else []
-    if check.hint:
+    if check.hint and not diagnosed:  # a diagnosed exercise's hint is its diagnosis's, said once above
         parts.append(f"Hint: {escape_markdown(check.hint)}")
     if check.detail:
         parts.append(code_block(check.detail))
@@ -131,11 +131,13 @@ def gradescope_results(student: StudentResult, seed: int, sandbox: str, seconds:
                 "name": f"{exercise.name}.py: {check.description or check.name}"[:250],
                 "score": check.score, "max_score": check.max_score,
                 "status": "passed" if check.status == "passed" else "failed",
-                "output": _check_output(check, exercise.message), "output_format": "md",
+                "output": _check_output(check, exercise.message, exercise.diagnosis is not None), "output_format": "md",
                 "visibility": VISIBILITY.get(check.visibility, "visible"),
             })
     lines = [f"**{student.score:g}/{student.max_score:g}** · seed {seed} · isolation: {escape_markdown(sandbox)}"]
     lines += [f"> {escape_markdown(text)}" for text in filter(None, (student.message, *student.notices))]
+    lines += [f"**{e.name}.py**: {escape_markdown(e.diagnosis.headline)} {escape_markdown(e.diagnosis.explanation)} "
+              f"Hint: {escape_markdown(e.diagnosis.hint)}" for e in student.exercises if e.diagnosis is not None]
     lines.append("Hidden checks (comparisons with the reference on random inputs) are shown once grades are published.")
     return {"score": student.score, "execution_time": max(1, round(seconds)), "output": "\n\n".join(lines),
             "output_format": "md", "stdout_visibility": "hidden", "tests": tests}

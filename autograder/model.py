@@ -91,6 +91,26 @@ class CheckResult:
 
 
 @dataclass(frozen=True)
+class Diagnosis:
+    """The catalogued mistake an exercise's function behaved exactly like, on every probe.
+
+    Only the catalogue's own words and two counts: never an input or an output of a check.
+    """
+
+    mistake: str  # the catalogue entry's name
+    title: str
+    explanation: str
+    hint: str
+    matched: int
+    probes: int
+
+    @property
+    def headline(self) -> str:
+        return (f"Your function behaves exactly like a known mistake: {self.title} "
+                f"(it matched on {self.matched} of {self.probes} inputs).")
+
+
+@dataclass(frozen=True)
 class ExerciseResult:
     name: str
     title: str
@@ -102,6 +122,7 @@ class ExerciseResult:
     message: str = ""
     problem: Problem | None = None  # the checks it failed carry no copy of its text
     plots: tuple[Plot, ...] = ()
+    diagnosis: Diagnosis | None = None
 
 
 @dataclass(frozen=True)
@@ -131,10 +152,12 @@ class BatchResult:
 
 
 def exercise_result(name: str, title: str, tests: tuple[CheckResult, ...], status: str = "graded",
-                    message: str = "", problem: Problem | None = None, plots: tuple[Plot, ...] = ()) -> ExerciseResult:
+                    message: str = "", problem: Problem | None = None, plots: tuple[Plot, ...] = (),
+                    diagnosis: Diagnosis | None = None) -> ExerciseResult:
     graded = [t for t in tests if t.status != "pending"]
     return ExerciseResult(
         name=name, title=title, status=status, tests=tests, message=message, problem=problem, plots=plots,
+        diagnosis=diagnosis,
         score=sum(t.score for t in graded), max_score=sum(t.max_score for t in graded),
         pending_points=sum(t.max_score for t in tests if t.status == "pending"),
     )

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 
-from .model import (PENDING_LABEL, STATUSES, CheckResult, Exercise, ExerciseResult, Output, Problem, Status,
-                    exercise_result, student_result, StudentResult)
+from .model import (PENDING_LABEL, STATUSES, CheckResult, Diagnosis, Exercise, ExerciseResult, Output, Problem,
+                    ResultsFormatError, Status, _build, exercise_result, student_result, StudentResult)
 from .plotdata import Plot, plot_from
 
 _OUTCOME_STATUS = {"passed": Status.PASSED, "failed": Status.FAILED, "error": Status.ERROR, "skipped": Status.PENDING}
@@ -55,6 +55,7 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
     tests_by_exercise: dict[str, list[CheckResult]] = defaultdict(list)
     problems: dict[str, Problem] = {}
     plots: dict[str, tuple[Plot, ...]] = {}
+    diagnoses: dict[str, Diagnosis] = {}
     for test in report.get("tests", []):
         meta = test.get("metadata") or {}
         exercise = meta.get("exercise")
@@ -67,6 +68,8 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
         tests_by_exercise[exercise].append(check)
         if (test.get("metadata") or {}).get("plots"):
             plots[exercise] = _plots(test["metadata"]["plots"])
+        if meta.get("diagnosis"):
+            diagnoses[exercise] = _diagnosis(meta["diagnosis"])
     for exercise, entries in (hidden or {}).items():
         tests_by_exercise[exercise].extend(_pending(entry) for entry in entries)
     broken = _broken_modules(report)
@@ -82,7 +85,7 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
                                            f"{exercise.name}.py was not submitted.", problems.get(exercise.name)))
         else:
             results.append(exercise_result(exercise.name, exercise.title, tests, problem=problems.get(exercise.name),
-                                           plots=plots.get(exercise.name, ())))
+                                           plots=plots.get(exercise.name, ()), diagnosis=diagnoses.get(exercise.name)))
     return tuple(results)
 
 
@@ -92,6 +95,14 @@ def _plots(raw: object) -> tuple[Plot, ...]:
         return tuple(plot_from(p) for p in raw[:8])
     except (KeyError, TypeError, ValueError, AttributeError):
         return ()
+
+
+def _diagnosis(raw: object) -> Diagnosis | None:
+    """The plugin's diagnosis; a malformed one is dropped (no diagnosis is better than a wrong one)."""
+    try:
+        return _build(Diagnosis, raw, "diagnosis")
+    except ResultsFormatError:
+        return None
 
 
 def parse_student(student_id: str, report: dict, course: tuple[Exercise, ...], submitted: set[str],

@@ -21,13 +21,17 @@ import pytest
 from . import sandbox, sanitize
 from .budget import Budget
 from .client import StudentModule
+from .diagnose import diagnose
 from .figures import record_all
 from .model import PENDING_LABEL, Status
+from .probes import RecordingModule
 from .properties import Cases, use_cache_home
 from .problems import CheckFailed, StudentProblem, StudentRaised
 from .quiet import QuietLock
 
 PLOTS = pytest.StashKey[dict]()  # exercise -> plots recorded at the end of its module, until reported
+DIAGNOSES = pytest.StashKey[dict]()  # exercise -> its diagnosis, made at the end of its module, until reported
+FAILED = pytest.StashKey[dict]()  # exercise -> names of the checks it failed so far
 # A hidden check says that it failed and how, never on what: a comparison's values and the
 # student's own exception message (which may echo its arguments) stay on the trusted side.
 HIDDEN_FAILED = "Your function did not match on the hidden random inputs (they are not shown, so the check stays a test)."
@@ -38,6 +42,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("autograder")
     group.addoption("--submission", default="exercises", help="folder holding the student's exercise files")
     group.addoption("--reference", default="", help="folder of reference solutions; hidden checks are pending without it")
+    group.addoption("--catalogue", default="", help="the catalogue of known mistakes; no diagnosis without it")
     group.addoption("--grade-seed", type=int, default=0, help="seed every random input derives from")
     group.addoption("--isolation", default="process", choices=sandbox.ISOLATIONS)
     group.addoption("--bwrap", default="", help="the bwrap binary the command line proved (bubblewrap isolation)")
@@ -90,11 +95,13 @@ def student(request: pytest.FixtureRequest, submission_budget: Budget, quiet_loc
     """The student's file for this grader's exercise, running in a worker process."""
     exercise = exercise_of(request.module)
     config = request.config
-    module = StudentModule(Path(config.getoption("--submission")) / f"{exercise}.py", exercise,
-                           config.getoption("--isolation"), _limits(config), config.getoption("--bwrap"),
-                           submission_budget=submission_budget, quiet=quiet_lock)
+    module = RecordingModule(Path(config.getoption("--submission")) / f"{exercise}.py", exercise,
+                             config.getoption("--isolation"), _limits(config), config.getoption("--bwrap"),
+                             submission_budget=submission_budget, quiet=quiet_lock)
     yield module
+    module.check = ""  # the plots' calls below belong to no check
     try:
+        _diagnose(request.config, exercise, module)
         plots = getattr(request.module, "PLOTS", ())
         if plots and module._problem is None and not module._timeouts:  # broken or hanging: nothing to draw
             # In a fresh worker and sandbox: one that has seen the hidden checks' inputs could
@@ -104,6 +111,42 @@ def student(request: pytest.FixtureRequest, submission_budget: Budget, quiet_loc
             module.drain_output()  # printed while drawing: belongs to no check
     finally:
         module.close()
+
+
+@pytest.fixture(autouse=True)
+def _current_check(request: pytest.FixtureRequest):
+    """Tells the recording module which check its calls belong to (hidden ones are never shown)."""
+    if "student" not in request.fixturenames:
+        yield
+        return
+    module = request.getfixturevalue("student")
+    module.check = getattr(request.node, "originalname", request.node.name)
+    module.hidden = request.node.get_closest_marker("hidden") is not None
+    yield
+    module.check = ""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and call.when in ("setup", "call") and hasattr(item, "module"):
+        name = getattr(item, "originalname", item.name)
+        item.config.stash.setdefault(FAILED, {}).setdefault(exercise_of(item.module), set()).add(name)
+
+
+def _diagnose(config: pytest.Config, exercise: str, module: RecordingModule) -> None:
+    """On the trusted side, after the exercise's last check: which known mistake, if any, it behaved like."""
+    failed = config.stash.get(FAILED, {}).get(exercise, set())
+    catalogue, reference = config.getoption("--catalogue"), _reference_dir(config)
+    if not failed or not catalogue or not Path(catalogue).is_dir() or reference is None or module.problem:
+        return
+    try:
+        found = diagnose(exercise, module.probes, failed, Path(catalogue), reference)
+    except Exception:  # noqa: BLE001 - a diagnosis is a bonus: its failure never costs the student's row
+        return
+    if found is not None:
+        config.stash.setdefault(DIAGNOSES, {})[exercise] = asdict(found)
 
 
 @pytest.fixture(scope="module")
@@ -202,6 +245,9 @@ def pytest_json_runtest_metadata(item: pytest.Item, call: pytest.CallInfo) -> di
         plots = item.config.stash.get(PLOTS, {}).pop(exercise_of(item.module), None)
         if plots:
             meta["plots"] = plots
+        diagnosis = item.config.stash.get(DIAGNOSES, {}).pop(exercise_of(item.module), None)
+        if diagnosis:
+            meta["diagnosis"] = diagnosis
     if "status" in extra and extra["status"] != "passed":
         return meta
     module = item.funcargs.get("student") if hasattr(item, "funcargs") else None

@@ -38,6 +38,7 @@ class Settings:
     bwrap: str = ""  # the bwrap binary proved to work (bubblewrap isolation); found again if empty
     exercises: tuple[str, ...] = ()  # grade only these (check --exercise); all when empty
     quiet_lock: str = ""  # set by grade_batch for its pool: see quiet.py
+    catalogue_dir: Path | None = None  # known mistakes, for the diagnosis (trusted side; never in a release)
 
 
 def submitted_files(folder: Path, course: tuple[Exercise, ...]) -> set[str]:
@@ -72,6 +73,8 @@ def run_pytest(submission: Path, settings: Settings) -> dict:
     ]
     if settings.reference_dir is not None:
         args.append(f"--reference={settings.reference_dir}")
+    if settings.catalogue_dir is not None:
+        args.append(f"--catalogue={settings.catalogue_dir}")
     if settings.quiet_lock:
         args.append(f"--quiet-lock={settings.quiet_lock}")
     interrupt = InterruptWatch()

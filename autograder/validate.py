@@ -4,7 +4,7 @@ every seed, and every catalogued mistake loses points on the check meant for it.
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -30,10 +30,24 @@ class Validation:
     mutants: tuple[Entry, ...]
     variants: tuple[Entry, ...]
     findings: tuple[Finding, ...]
+    # entry key -> the mistake each of its gradings was diagnosed as ("" for none), in seed order;
+    # filled when the settings name the catalogue
+    diagnosed: dict = field(default_factory=dict)
 
     @property
     def sound(self) -> bool:
         return not self.findings
+
+    def misdiagnosed(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Entries the diagnosis got wrong on some seed: a mistake not named (nor a SAME_AS twin),
+        or a variant named as a mistake; with what each grading was diagnosed as."""
+        wrong = []
+        for entry in self.mutants + self.variants:
+            names = {entry.name, *entry.same_as} if entry in self.mutants else {""}
+            found = self.diagnosed.get(entry.key, ())
+            if any(name not in names for name in found):
+                wrong.append((entry.key, found))
+        return wrong
 
     def discrimination(self, exercise: str) -> dict[str, tuple[int, int]]:
         """Per check: (mutants it kills, mutants only it kills)."""
@@ -59,6 +73,7 @@ def validate(root: Path, seeds: tuple[int, ...], mutant_seeds: tuple[int, ...], 
     findings: list[Finding] = []
     checks: dict[str, tuple[str, ...]] = {}
     kills: dict[str, dict[str, bool]] = {m.key: {} for m in mutants}
+    diagnosed: dict[str, list[str]] = {e.key: [] for e in mutants + variants}
     with tempfile.TemporaryDirectory(prefix="validate-") as scratch:
         folders = {e.key: write_submission(e, solutions, Path(scratch) / e.key) for e in mutants + variants}
         for seed in seeds:
@@ -71,6 +86,7 @@ def validate(root: Path, seeds: tuple[int, ...], mutant_seeds: tuple[int, ...], 
                     findings.append(Finding("flake", f"reference {exercise.name}", seed, _failing(exercise)))
             for variant in variants:
                 for exercise in graded[variant.key].exercises:
+                    diagnosed[variant.key].append(exercise.diagnosis.mistake if exercise.diagnosis else "")
                     if exercise.score != exercise.max_score:
                         findings.append(Finding("false-rejection", variant.key, seed, _failing(exercise)))
         for seed in mutant_seeds:
@@ -79,6 +95,7 @@ def validate(root: Path, seeds: tuple[int, ...], mutant_seeds: tuple[int, ...], 
                                                    replace(settings, seed=seed), jobs)}
             for mutant in mutants:
                 (exercise,) = graded[mutant.key].exercises
+                diagnosed[mutant.key].append(exercise.diagnosis.mistake if exercise.diagnosis else "")
                 statuses = {t.name: t.status != "passed" for t in exercise.tests}
                 for check, killed in statuses.items():
                     kills[mutant.key][check] = kills[mutant.key].get(check, True) and killed
@@ -89,4 +106,5 @@ def validate(root: Path, seeds: tuple[int, ...], mutant_seeds: tuple[int, ...], 
                         findings.append(Finding("hole", mutant.key, seed, f"names {check}, which the grader does not have"))
                     elif not statuses[check]:
                         findings.append(Finding("hole", mutant.key, seed, f"{check} let it through: {mutant.explanation}"))
-    return Validation(tuple(seeds), tuple(checks), checks, kills, mutants, variants, tuple(findings))
+    return Validation(tuple(seeds), tuple(checks), checks, kills, mutants, variants, tuple(findings),
+                      {k: tuple(v) for k, v in diagnosed.items()})

@@ -59,6 +59,11 @@ class ExerciseView:
     common_hint: str = ""
     common_detail: str = ""
     plots: tuple[PlotView, ...] = ()  # drawn in HTML only; text forms keep words
+    # The known mistake the function behaved exactly like: said first, and its hint replaces the
+    # checks' own hints, which were written for other causes and would tell other stories.
+    diagnosis: str = ""
+    diagnosis_explanation: str = ""
+    diagnosis_hint: str = ""
 
 
 @dataclass(frozen=True)
@@ -163,6 +168,9 @@ def exercise_view(exercise: ExerciseResult) -> ExerciseView:
         common = failing[0]
     if common is not None:
         checks = tuple(replace(c, message="", hint="", detail="", output="") if c in failing else c for c in checks)
+    diagnosis = exercise.diagnosis if exercise.status == "graded" else None
+    if diagnosis is not None:
+        checks = tuple(replace(c, hint="") for c in checks)
     return ExerciseView(
         name=exercise.name, title=exercise.title, status=exercise.status,
         score=f"{points(exercise.score)}/{points(exercise.max_score)}",
@@ -173,6 +181,9 @@ def exercise_view(exercise: ExerciseResult) -> ExerciseView:
         common_problem=common.message if common else "", common_hint=common.hint if common else "",
         common_detail=common.detail.strip() if common else "",
         plots=plot_views(exercise.plots),
+        diagnosis=printable(diagnosis.headline) if diagnosis else "",
+        diagnosis_explanation=printable(diagnosis.explanation) if diagnosis else "",
+        diagnosis_hint=printable(diagnosis.hint) if diagnosis else "",
     )
 
 

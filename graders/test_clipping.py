@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from autograder.checks import call_text, expect_real, fail, is_real_number, show
+from autograder.checks import call_text, expect_real, fail, is_real_number, relative_error, show, show_pair
 
 FUNCTION = "clip_by_global_norm"
 
@@ -69,15 +69,19 @@ def first_mismatch(got: np.ndarray, want: np.ndarray, rtol: float, atol: float =
     bad = ~np.isclose(got, want, rtol=rtol, atol=atol)
     if not bad.any():
         return None
-    where = tuple(int(i) for i in np.argwhere(bad)[0])
-    return f"at index {where} it holds {float(got[where])!r} where {float(want[where])!r} was expected"
+    # The worst entry, with its relative error: the first one may differ only in the last digit.
+    gap = np.where(bad, np.abs(np.nan_to_num(got - want, nan=np.inf)), -1.0)
+    where = tuple(int(i) for i in np.unravel_index(int(np.argmax(gap)), got.shape))
+    return (f"the largest difference is at index {where}: it holds {float(got[where])!r} where "
+            f"{float(want[where])!r} was expected{relative_error(float(got[where]), float(want[where]))}")
 
 
 def expect_clipped(clipped, expected, call, hint, atol=0.0):
     for index, (got, want) in enumerate(zip(clipped, expected)):
         mismatch = first_mismatch(got, want, RTOL, atol)
         if mismatch:
-            fail(f"{call} returned clipped array {index} = {show(got)}, expected {show(want)}: {mismatch}.", hint)
+            got_text, want_text = show_pair(got, want)
+            fail(f"{call} returned clipped array {index} = {got_text}, expected {want_text}: {mismatch}.", hint)
 
 
 def expect_norm(norm, expected, call, max_norm, hint=""):
@@ -130,7 +134,7 @@ def test_returns_a_tuple_of_a_list_of_same_shaped_arrays_and_a_float(student):
                  "End with `return clipped, norm`, which makes a tuple.")
         if not isinstance(value[0], list):
             fail(f"{call} returned the clipped arrays as a {type(value[0]).__name__}; expected a list.",
-                 "Build the result with a list comprehension or list.append, not tuple(...) or a generator.")
+                 "The spec's Output is a list of arrays: not a tuple and not a generator.")
 
 
 @pytest.mark.points(2)
@@ -168,7 +172,7 @@ def test_an_exploding_gradient_of_length_8e46_clips_to_length_one(student):
     clipped, norm, _ = clip(student, grads, 1.0)
     expect_norm(norm, 8e46, call, 1.0)
     expect_clipped(clipped, arrays([0.6], [0.8]), call,
-                   "Every entry is multiplied by 1 / 8e46 = 1.25e-47, so the combined length becomes exactly 1.")
+                   "Every entry is scaled by the same tiny factor, so the combined length becomes exactly 1.")
 
 
 @pytest.mark.points(2)
@@ -217,7 +221,8 @@ def test_every_array_is_scaled_by_the_same_factor(student):
 @pytest.mark.points(2)
 def test_under_the_limit_the_values_are_unchanged(student):
     """When the norm is below max_norm every array comes back unchanged: small gradients are not scaled up."""
-    hint = "Scale only when the norm is above max_norm: the factor is min(1, max_norm / norm), never above 1."
+    hint = ("Scale only when the norm is above max_norm, and then by the one factor that brings the combined "
+            "length down to max_norm; the factor is never above 1.")
     expect_unchanged(student, arrays([[0.1, -0.2], [0.3, 0.4]], [0.5]), 1.0, hint)
     expect_unchanged(student, arrays([3.0, 4.0]), 10.0, hint)
     expect_unchanged(student, arrays([[[0.25]], [[-0.5]]], [1.5, -2.0]), 3.5, hint)
@@ -250,8 +255,8 @@ def test_the_input_arrays_are_not_modified(student):
         for index, (now, before) in enumerate(zip(after, grads)):
             if not isinstance(now, np.ndarray) or now.shape != before.shape or not np.array_equal(now, before):
                 fail(f"After {call} input array {index} held {show(now)}; before the call it was {show(before)}.",
-                     "Do not scale in place (grad *= scale, out=grad, grads[i] = ...): the caller still needs the "
-                     "raw gradients; build new arrays with grad * scale.")
+                     "Do not scale the arrays you were given in place: the caller still needs the raw gradients, so "
+                     "build new arrays.")
 
 
 @pytest.mark.points(1)
@@ -329,14 +334,14 @@ def expect_promises(student, case):
              "(clipped, norm) whose first item is a list.", "End with `return clipped, norm`, clipped a list.")
     if isinstance(value[1], bool) or not isinstance(value[1], float):
         fail(f"{call} returned the norm {value[1]!r} of type {type(value[1]).__name__}; expected a float.",
-             "Return the norm as a float on every path (0.0, not 0, for all-zero gradients; float(...) around a "
-             "numpy result that is an array).")
+             "Return the norm as a Python float on every path, all-zero gradients included (the spec's Output says "
+             "so); a numpy result that is an array is not a float.")
     after = result.args_after[0]
     if not isinstance(after, list) or len(after) != len(grads) or not all(
             isinstance(now, np.ndarray) and now.shape == was.shape and np.array_equal(now, was)
             for now, was in zip(after, grads)):
         fail(f"{call} changed the list or the arrays it was given.",
-             "Do not scale in place (grad *= scale, out=grad, grads[i] = ...): build new arrays.")
+             "Do not scale the arrays you were given in place: the spec asks for new arrays.")
     expected_norm = true_norm(grads)
     if not math.isclose(norm, expected_norm, rel_tol=RTOL):
         fail(f"{call} reported the norm {norm!r}; expected {expected_norm!r}.", norm_hint(norm, expected_norm, max_norm))

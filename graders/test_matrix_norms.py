@@ -22,8 +22,8 @@ FLOAT_DTYPES = {"float64": np.float64, "f8": np.float64, "<f8": np.float64, "d":
                 "double": np.float64, "float": np.float64,
                 "float32": np.float32, "f4": np.float32, "<f4": np.float32, "f": np.float32, "single": np.float32}
 MAX_ARGUMENT_VALUES = 1 << 16
-DRAW_HINT = ("Draw each layer's matrix with rng.normal(0, weight_std, size=(dim, dim)) or "
-             "weight_std * rng.standard_normal((dim, dim)).")
+DRAW_HINT = ("Each layer's matrix is drawn from the rng you are given, with mean 0 and standard deviation "
+             "weight_std, one fresh (dim, dim) matrix per layer.")
 
 
 def call_text(depth, dim, std, seed):
@@ -56,7 +56,7 @@ def as_norms(value, call):
         if not is_real_number(item):
             fail(f"{call} returned a list whose entry {index} is {show(item)} ({type(item).__name__}); "
                  "every entry must be a single float, the norm of g at that point.",
-                 "Append np.linalg.norm(g), one number, not the vector g itself.")
+                 "Each entry of the list is the norm, one number, not the vector itself.")
         try:
             numbers.append(float(item))
         except OverflowError:
@@ -210,8 +210,8 @@ def test_starts_with_the_norm_of_ones(student):
         if len(norms) == 0 or not np.isclose(norms[0], expected, rtol=1e-12, atol=0):
             got = f"{float(norms[0])!r}" if len(norms) else "nothing"
             fail(f"{call} started with {got}; expected {expected!r}, the norm of np.ones({dim}).",
-                 "Start from g = np.ones(dim), not a random vector, and record np.linalg.norm(g) "
-                 "(the norm itself, not its square) before the first layer.")
+                 "Start from the vector of ones the spec names, not a random vector, and record its norm (the norm "
+                 "itself, not its square) before the first layer.")
 
 
 @pytest.mark.points(1)
@@ -232,7 +232,7 @@ def test_returns_a_list_of_floats(student):
     value, _, call = run(student, depth, dim, std, seed)
     if not isinstance(value, list):
         fail(f"{call} returned {show(value)} ({type(value).__name__}); expected a list.",
-             "Append each norm to a list and return the list itself, not np.array(norms) or a tuple.")
+             "The spec's Output is a list: not a numpy array and not a tuple.")
     as_norms(value, call)
 
 
@@ -244,7 +244,7 @@ def test_norms_are_finite_and_non_negative(student):
         bad = [i for i, n in enumerate(norms) if not (math.isfinite(n) and n >= 0)]
         if bad:
             fail(f"{call} returned {float(norms[bad[0]])!r} at position {bad[0]}; a norm is a finite number >= 0.",
-                 "Record np.linalg.norm(g) itself: not its logarithm, not g.sum(), not one entry of g.")
+                 "Record the norm itself: not its logarithm, not a sum of the entries, not one entry.")
 
 
 # --- public checks: what was drawn from rng ----------------------------------------------------
@@ -256,9 +256,8 @@ def test_uses_the_passed_in_rng(student):
         _, log, call = run(student, depth, dim, std, seed)
         if not log:
             fail(f"{call} made no draws at all on the rng it was given.",
-                 "Draw the matrices with rng.normal(...) or rng.standard_normal(...): the global np.random "
-                 "functions and a generator made inside the function (np.random.default_rng(seed)) ignore "
-                 "the rng argument.")
+                 "Draw the matrices from the rng argument: numpy's global random functions and a generator made "
+                 "inside the function ignore it.")
 
 
 @pytest.mark.points(1)
@@ -270,12 +269,12 @@ def test_draws_from_a_normal_distribution_with_mean_zero(student):
             if draw["method"] not in NORMAL_METHODS:
                 fail(f"{call} drew with rng.{draw['method']}; the weights must be drawn with rng.normal or "
                      "rng.standard_normal.",
-                     "Use rng.normal(0, weight_std, size) or rng.standard_normal(size): uniform draws give a "
-                     "different spread, and other samplers (multivariate_normal, say) cannot be replayed.")
+                     "Draw normal values from the rng you are given: uniform draws give a different spread, and "
+                     "other samplers (multivariate normal, say) cannot be replayed.")
             if np.any(np.asarray(draw["loc"]) != 0):
                 fail(f"{call} called rng.normal with mean (loc) {show(draw['loc'])}; the weights have mean 0.",
-                     "rng.normal takes the mean first and the standard deviation second: "
-                     "rng.normal(0, weight_std, size=(dim, dim)).")
+                     "The normal sampler takes the mean first and the standard deviation second; check numpy's "
+                     "documentation for the order.")
 
 
 @pytest.mark.points(1)
@@ -293,8 +292,10 @@ def test_weights_use_the_std_not_the_variance(student):
             squared = np.allclose(scale, std ** 2, rtol=1e-6, atol=0)
             fail(f"{call} called rng.normal with scale {show(draw['scale'])}; expected the standard deviation "
                  f"weight_std = {std!r}.",
-                 f"The scale of rng.normal is a standard deviation; {std!r} ** 2 = {std ** 2!r} is the variance."
-                 if squared else "Pass weight_std itself as the scale: rng.normal(0, weight_std, size=(dim, dim)).")
+                 f"The normal sampler's scale is a standard deviation; {std ** 2!r}, the square of {std!r}, "
+                 "is the variance."
+                 if squared else "Pass weight_std itself as the spread of the normal distribution, not a value "
+                                 "derived from it.")
 
 
 @pytest.mark.points(2)
@@ -317,8 +318,8 @@ def test_draws_a_fresh_matrix_for_every_layer(student):
         elif drawn < expected:
             hint = "Draw one matrix for every layer: check the loop runs depth times."
         else:
-            hint = ("Draw only the weight matrices, one per layer: the starting g is np.ones(dim), and the loop "
-                    "runs depth times, not depth + 1.")
+            hint = ("Draw only the weight matrices, one per layer: the starting gradient is not random, and there "
+                    "are depth layers, not depth + 1.")
         fail(f"{call} drew {what} from rng for {plural(depth, 'layer')}; expected {depth} fresh "
              f"{'matrix' if depth == 1 else 'matrices'} ({expected} values).", hint)
 
@@ -339,9 +340,9 @@ def test_each_layer_scales_the_norm_by_about_std_sqrt_dim(student):
                  f"{norms[-1] / norms[0] if norms[0] else math.nan:.3g}; each of the {depth} layers should multiply it "
                  f"by about {std!r} * sqrt({dim}) = {gain:g}, about {gain:g} ** {depth} = 1e{expected:+.0f} in all "
                  "(the grader accepts a factor of 100 either side).",
-                 "Multiply g by a matrix of N(0, weight_std**2) entries (std, not variance, and scaled by weight_std "
-                 "if you draw standard normals) with @, keep the product without rescaling g, and record the norm, "
-                 "not its square.")
+                 "Multiply the gradient by matrices whose entries have standard deviation weight_std (not the "
+                 "variance), with a matrix product, keep the product without rescaling it, and record the norm, not "
+                 "its square.")
 
 
 @pytest.mark.points(1)
@@ -352,8 +353,8 @@ def test_small_weights_make_the_gradient_vanish(student):
         fail(f"{call} ended at {norms[-1]:.4g} from a start of {norms[0]:.4g}; with weights this small each layer "
              "multiplies the norm by about 0.01 * sqrt(64) = 0.08, so 20 layers should leave under 1e-18 "
              "(about 8 * 0.08 ** 20 = 1e-21).",
-             "Let the product build up: g = W @ g at every layer, with no rescaling of g, and W's entries scaled "
-             "by weight_std.")
+             "Let the product build up: multiply by each layer's matrix, never rescale the gradient in between, and "
+             "scale the weights by weight_std.")
 
 
 @pytest.mark.points(1)
@@ -364,7 +365,8 @@ def test_large_weights_make_the_gradient_explode(student):
         fail(f"{call} ended at {norms[-1]:.4g} from a start of {norms[0]:.4g}; with weights this large each layer "
              "multiplies the norm by about 1.0 * sqrt(64) = 8, so 20 layers should grow it past 1e15 "
              "(about 8 ** 20 = 1e18), with no cap.",
-             "Use a matrix product (W @ g), not an element-wise one (W * g), and do not rescale g between layers.")
+             "A layer acts by a matrix-vector product, not an element-wise one, and the gradient is never rescaled "
+             "between layers.")
 
 
 # --- hidden check: replay what the student drew -------------------------------------------------
@@ -406,7 +408,7 @@ def _hidden_replayed_values(draws, depth, dim, std, seed, call, unknown_dtype=np
 def _hidden_wrong_count(drawn, depth, dim, call):
     fail(f"{call} drew {plural(drawn, 'value')} from rng; {plural(depth, 'layer')} of {dim}x{dim} need "
          f"{depth * dim * dim}.",
-         "Draw exactly one fresh (dim, dim) matrix per layer and nothing else (the starting g is np.ones(dim)).")
+         "Draw exactly one fresh (dim, dim) matrix per layer and nothing else: the starting gradient is not random.")
 
 
 def _hidden_layer_stacks(values, depth, dim):
@@ -450,15 +452,17 @@ def _hidden_diagnosis(got, values, depth, dim, std):
                    for stack in stacks for transpose in (False, True))
 
     if fits(lambda s, t: _hidden_norms(s * std, dim, t)):
-        return "The weights were scaled by weight_std ** 2 (the variance); scale them by weight_std."
+        return ("The weights were scaled by the variance (weight_std squared); the spec asks for standard "
+                "deviation weight_std.")
     if std != 1 and fits(lambda s, t: _hidden_norms(s / std, dim, t)):
         return "The standard normal draws were used unscaled; multiply them by weight_std."
     if depth >= 2 and fits(lambda s, t: _hidden_norms(np.repeat(s[:1], depth, axis=0), dim, t)):
         return "The same matrix was used at every layer; use the next fresh matrix for each layer."
     if depth >= 1 and fits(lambda s, t: np.concatenate([_hidden_norms(s, dim, t)[:1], _hidden_norms(s, dim, t)[:-1]])):
-        return "Each norm was recorded before the layer's multiplication; record it after g = W @ g."
-    return ("Multiply g by each drawn matrix in turn (g = W @ g), starting from ones, and record "
-            "np.linalg.norm(g) after every layer.")
+        return ("Each norm was recorded before the layer's multiplication; record it after the gradient has "
+                "passed through the layer.")
+    return ("Multiply the gradient by each drawn matrix in turn, starting from the vector of ones, and record the "
+            "norm after every layer.")
 
 
 # --- the input domain, clause by clause from the spec -----------------------------------------
@@ -495,22 +499,23 @@ def expect_promises(student, case):
     value, log, call = run(student, depth, dim, std, seed)
     if not isinstance(value, list):
         fail(f"{call} returned {show(value)} ({type(value).__name__}); expected a list.",
-             "Append each norm to a list and return the list itself, not np.array(norms) or a tuple.")
+             "The spec's Output is a list: not a numpy array and not a tuple.")
     norms = as_norms(value, call)
     odd = next((item for item in value if isinstance(item, bool) or not isinstance(item, float)), None)
     if odd is not None:
         fail(f"{call} returned a list holding {odd!r} of type {type(odd).__name__}; expected floats.",
-             "Append float(np.linalg.norm(g)) (numpy float64 is fine; float32, ints and 0-d arrays are not).")
+             "Each entry of the list is one float, the norm (numpy float64 is fine; float32, ints and 0-d arrays are "
+             "not).")
     if len(norms) != depth + 1:
         fail(f"{call} returned {plural(len(norms), 'norm')}; expected {depth + 1} (depth + 1), also when the norms "
              "reach 0.", "Record the starting norm, then one norm after each of the depth layers; never stop early.")
     if not np.isclose(norms[0], math.sqrt(dim), rtol=1e-12, atol=0):
         fail(f"{call} started with {float(norms[0])!r}; expected sqrt({dim}) = {math.sqrt(dim)!r}.",
-             "Start from g = np.ones(dim) and record its norm before the first layer.")
+             "Start from the vector of ones the spec names, and record its norm before the first layer.")
     bad = [i for i, n in enumerate(norms) if not (math.isfinite(n) and n >= 0)]
     if bad:
         fail(f"{call} returned {float(norms[bad[0]])!r} at position {bad[0]}; a norm is a finite number >= 0.",
-             "Compute the norm in float64 (np.linalg.norm(g)): a float32 sum of squares overflows past 1.8e19.")
+             "Compute the norm in double precision: a single-precision sum of squares overflows past about 1.8e19.")
     drawn = values_drawn(read_draws(log, call))
     if drawn != depth * dim * dim:
         fail(f"{call} drew {plural(drawn, 'value')} from rng; {plural(depth, 'layer')} of {dim}x{dim} need "

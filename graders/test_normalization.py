@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from autograder.checks import call_text, expect_array, expect_array_close, fail, show
+from autograder.checks import call_text, expect_array, expect_array_close, fail, show, show_pair
 
 LN = "layer_norm"
 RMS = "rms_norm"
@@ -48,9 +48,8 @@ def check(student, function, x, expected, hint, *args, **kwargs):
 
 # --- LayerNorm -------------------------------------------------------------------------------
 
-AXIS_HINT = ("Take the mean and the variance along the last axis with keepdims=True "
-             "(x.mean(axis=-1, keepdims=True)), so they broadcast back over each row; axis=0 normalizes "
-             "each feature across the batch (that is BatchNorm) and no axis at all mixes every row together.")
+AXIS_HINT = ("Take the mean and the variance along the last axis, keeping that axis so they line up with each row; "
+             "statistics down the batch are BatchNorm, and statistics over everything mix the rows together.")
 
 
 @pytest.mark.points(2)
@@ -58,14 +57,14 @@ def test_layer_norm_of_one_two_three_four(student):
     """LayerNorm of the row (1, 2, 3, 4) is (-1.342, -0.447, 0.447, 1.342): mean 2.5, variance 1.25."""
     x = row(1, 2, 3, 4)
     check(student, LN, x, (x - 2.5) / np.sqrt(1.25 + 1e-5),
-          "Subtract the row's mean (2.5) and divide by sqrt(variance + eps), where the variance 1.25 is the "
-          "mean of the squared deviations and eps = 1e-5.")
+          "Subtract the row's mean (2.5) and divide by the square root of the variance plus eps, where the variance "
+          "1.25 is the mean of the squared deviations and eps is 1e-5.")
 
 
 @pytest.mark.points(1)
 def test_layer_norm_uses_population_variance(student):
     """The variance divides by d, not d - 1: the row (0, 2) has variance 1 and becomes (-1.0, 1.0)."""
-    hint = "Divide the sum of squared deviations by d (np.var's default ddof=0), not by d - 1."
+    hint = "LayerNorm uses the population variance: divide the sum of squared deviations by d, not by d - 1."
     x = row(0, 2)
     check(student, LN, x, (x - 1.0) / np.sqrt(1.0 + 1e-5), hint)
     x = row(2, 4, 6, 8, 10)
@@ -75,8 +74,8 @@ def test_layer_norm_uses_population_variance(student):
 @pytest.mark.points(1)
 def test_layer_norm_eps_goes_inside_the_square_root(student):
     """eps goes under the square root with the variance: with eps=1 the row (1, 3) becomes (-0.707, 0.707)."""
-    hint = ("Use the eps you are given, added to the variance before the square root: "
-            "(x - mean) / sqrt(var + eps), not (x - mean) / (sqrt(var) + eps).")
+    hint = ("Use the eps you are given, and add it to the variance under the square root, not to the standard "
+            "deviation; the spec's formula shows where.")
     x = row(1, 3)
     check(student, LN, x, (x - 2.0) / np.sqrt(1.0 + 1.0), hint, eps=1.0)
     check(student, LN, x, (x - 2.0) / np.sqrt(1.0 + 3.0), hint, 3.0)
@@ -85,8 +84,8 @@ def test_layer_norm_eps_goes_inside_the_square_root(student):
 @pytest.mark.points(1)
 def test_layer_norm_constant_row_is_all_zeros(student):
     """A constant row such as (5, 5, 5, 5) has variance 0 and normalizes to zeros, not nan."""
-    hint = ("A constant row gives 0 / sqrt(0 + eps) = 0; without eps (or with eps = 0) it is 0 / 0 = nan. "
-            "Keep eps under the square root, with its default of 1e-5.")
+    hint = ("A constant row has variance 0; eps under the square root keeps the division finite and gives zeros, "
+            "where no eps gives 0/0 = nan. Keep eps, with its default from the stub.")
     check(student, LN, row(5, 5, 5, 5), np.zeros(4), hint)
     batch = np.array([[5.0, 5.0, 5.0, 5.0], [1.0, 2.0, 3.0, 4.0]])
     check(student, LN, batch, np.array([np.zeros(4), (batch[1] - 2.5) / np.sqrt(1.25 + 1e-5)]), hint)
@@ -97,8 +96,8 @@ def test_layer_norm_default_eps_is_1e_5(student):
     """Without an eps argument eps is 1e-5: the row (0, 0.002), variance 1e-6, becomes (-0.302, 0.302)."""
     x = row(0, 0.002)
     check(student, LN, x, (x - 0.001) / np.sqrt(1e-6 + 1e-5),
-          "The default must be eps=1e-5 (PyTorch's nn.LayerNorm default); with a variance as small as 1e-6 "
-          "eps = 1e-6 would give (-0.707, 0.707) and no eps (-1, 1).")
+          "Check layer_norm's default eps in the stub (PyTorch's LayerNorm uses the same); with a variance as small "
+          "as 1e-6, another eps gives visibly different values.")
 
 
 @pytest.mark.points(2)
@@ -128,15 +127,17 @@ def expect_rows_independent(student, function, hint):
         alone, alone_call = run(student, function, single)
         alone = expect_array(alone.value, single.shape, alone_call)
         if not np.allclose(batch[i], alone, rtol=RTOL, atol=ATOL):
-            fail(f"Row {i} of {call} is {show(batch[i])}, but {alone_call} returned {show(alone)}; "
+            in_batch, by_itself = show_pair(batch[i], alone)  # digits enough to see the difference
+            fail(f"Row {i} of {call} is {in_batch}, but {alone_call} returned {by_itself}; "
                  "a row must be normalized the same way inside a batch as alone.", hint)
     changed = SQUARE.copy()
     changed[0] = [100.0, -50.0, 30.0, 0.0]
     after, after_call = run(student, function, changed)
     after = expect_array(after.value, changed.shape, after_call)
     if not np.allclose(after[1:], batch[1:], rtol=RTOL, atol=ATOL):
+        now, before = show_pair(after[1:], batch[1:])
         fail(f"Changing only row 0 of the batch changed the outputs of other rows: {after_call} returned "
-             f"{show(after)} where rows 1-3 were {show(batch[1:])}.", hint)
+             f"rows 1-3 = {now} where they were {before}.", hint)
 
 
 @pytest.mark.points(1)
@@ -161,8 +162,8 @@ def test_layer_norm_handles_3d_input(student):
                           np.zeros(4),
                           (x[1, 2] - 11.0) / np.sqrt(1.0 + 1e-5)]])
     check(student, LN, x, expected,
-          "Use axis=-1 (the last axis, whatever the number of dimensions), not axis=1, which is the sequence "
-          "axis of a 3-D input.")
+          "Take the statistics over the last axis, whatever the number of dimensions: the second axis is the "
+          "sequence axis of a 3-D input.")
 
 
 # Four rows with round statistics, square so that a per-row (wrong-axis) gamma still broadcasts.
@@ -193,8 +194,8 @@ def test_layer_norm_beta_shifts_each_feature_after_scaling(student):
           "Scale first, shift second: x_hat * gamma + beta, not (x_hat + beta) * gamma; and do not forget beta.",
           gamma=GAMMA, beta=BETA)
     check(student, LN, ROWS, ROWS_NORMALIZED * GAMMA + BETA,
-          "Keep the stub's signature, layer_norm(x, eps=1e-5, gamma=None, beta=None): called by position, "
-          "the third argument is gamma and the fourth is beta.", 1e-5, GAMMA, BETA)
+          "Keep the stub's signature and parameter order: called by position, the third argument is gamma and the "
+          "fourth is beta.", 1e-5, GAMMA, BETA)
 
 
 @pytest.mark.points(1)
@@ -202,8 +203,8 @@ def test_layer_norm_gamma_and_beta_are_optional(student):
     """gamma=None means no scaling and beta=None no shift, and either may be given without the other."""
     x = ROWS[0]
     x_hat = ROWS_NORMALIZED[0]
-    hint = ("Treat gamma=None as all ones and beta=None as all zeros, separately: apply gamma when it is given "
-            "and beta when it is given.")
+    hint = ("gamma and beta are independent: a missing gamma means no scaling and a missing beta means no shift, and "
+            "either may be given without the other.")
     check(student, LN, x, x_hat, hint, gamma=None, beta=None)
     check(student, LN, x, x_hat + BETA, hint, beta=BETA)
     check(student, LN, x, x_hat * GAMMA, hint, gamma=GAMMA, beta=None)
@@ -219,7 +220,7 @@ def expect_same_shape_float64(student, function):
         array = expect_array(result.value, shape, call)
         if array.dtype != np.float64:
             fail(f"{call} returned an array of {array.dtype}; expected float64, like the input.",
-                 "Keep the computation in float64: do not convert with astype(np.float32) or similar.")
+                 "Keep the computation and the result in double precision (float64), as the spec's Output asks.")
 
 
 @pytest.mark.points(1)
@@ -231,8 +232,7 @@ def test_layer_norm_keeps_the_shape_and_float64(student):
 def expect_inputs_unchanged(student, function, x, **kwargs):
     sent = {name: value.copy() for name, value in kwargs.items()}
     result, call = run(student, function, x.copy(), return_args=True, **kwargs)
-    hint = ("Do not edit the arrays you are given (x -= mean, x /= rms, gamma *= ...): compute new arrays "
-            "(x - mean), or copy first with x = x.copy().")
+    hint = ("Do not modify the arrays you are given in place: compute the result in new arrays, or work on a copy.")
     if not isinstance(result.args_after[0], np.ndarray) or not np.array_equal(result.args_after[0], x):
         fail(f"{call} changed its input x to {show(result.args_after[0])}; x must be left as it was.", hint)
     for name, value in sent.items():
@@ -251,9 +251,9 @@ def test_layer_norm_leaves_its_input_unchanged(student):
 
 # --- RMSNorm ---------------------------------------------------------------------------------
 
-RMS_AXIS_HINT = ("Take the mean of squares along the last axis with keepdims=True "
-                 "(np.mean(x ** 2, axis=-1, keepdims=True)), so it broadcasts back over each row; axis=0 "
-                 "divides each feature by a statistic of the whole batch and no axis mixes every row together.")
+RMS_AXIS_HINT = ("Take the mean of squares along the last axis, keeping that axis so it lines up with each row; "
+                 "statistics down the batch divide each feature by the whole batch, and statistics over everything "
+                 "mix the rows together.")
 
 
 @pytest.mark.points(2)
@@ -261,15 +261,15 @@ def test_rms_norm_of_one_two_three_four(student):
     """RMSNorm of the row (1, 2, 3, 4) is (0.365, 0.730, 1.095, 1.461): its root-mean-square is sqrt(7.5) = 2.739."""
     x = row(1, 2, 3, 4)
     check(student, RMS, x, x / np.sqrt(7.5 + 1e-6),
-          "The mean of the squares is (1 + 4 + 9 + 16) / 4 = 7.5: divide by sqrt(7.5 + eps) with eps = 1e-6. "
-          "Not the standard deviation, not the length sqrt(30), and no mean subtracted.")
+          "The mean of the squares is (1 + 4 + 9 + 16) / 4 = 7.5: divide by the square root of 7.5 plus eps, eps "
+          "being 1e-6. Not the standard deviation, not the length, and no mean subtracted.")
 
 
 @pytest.mark.points(1)
 def test_rms_norm_does_not_subtract_the_mean(student):
     """RMSNorm keeps the mean: the row (2, 2, 2, 2) becomes (1, 1, 1, 1) and (3, 5) becomes (0.728, 1.213)."""
-    hint = ("RMSNorm only divides by the root-mean-square sqrt(mean(x ** 2) + eps): subtracting the mean, or "
-            "dividing by the standard deviation, turns it into LayerNorm.")
+    hint = ("RMSNorm only divides by the root-mean-square of the row: subtracting the mean, or dividing by the "
+            "standard deviation, turns it into LayerNorm.")
     x = row(2, 2, 2, 2)
     check(student, RMS, x, x / np.sqrt(4.0 + 1e-6), hint)
     x = row(3, 5)
@@ -279,8 +279,8 @@ def test_rms_norm_does_not_subtract_the_mean(student):
 @pytest.mark.points(1)
 def test_rms_norm_eps_goes_inside_the_square_root(student):
     """eps is added to the mean of squares under the square root: with eps=3 the row (1, -1) becomes (0.5, -0.5)."""
-    hint = ("Use the eps you are given, added to mean(x ** 2) before the square root: "
-            "x / sqrt(mean(x ** 2) + eps), not x / (sqrt(mean(x ** 2)) + eps).")
+    hint = ("Use the eps you are given, and add it to the mean of squares under the square root, not after the root; "
+            "the spec's formula shows where.")
     x = row(1, -1)
     check(student, RMS, x, x / np.sqrt(1.0 + 3.0), hint, 3.0)
     check(student, RMS, x, x / np.sqrt(1.0 + 1.0), hint, eps=1.0)
@@ -289,7 +289,8 @@ def test_rms_norm_eps_goes_inside_the_square_root(student):
 @pytest.mark.points(1)
 def test_rms_norm_all_zero_row_stays_zero(student):
     """An all-zero row normalizes to zeros, not nan: eps keeps 0 / sqrt(0 + eps) finite."""
-    hint = "Without eps an all-zero row is 0 / sqrt(0) = nan; keep eps under the square root, default 1e-6."
+    hint = ("An all-zero row has root-mean-square 0; without eps under the square root it becomes nan. "
+            "Keep eps, with its default from the stub.")
     check(student, RMS, row(0, 0, 0), np.zeros(3), hint)
     batch = np.array([[0.0, 0.0, 0.0], [1.0, 2.0, 2.0]])  # mean of squares 0 and 3
     check(student, RMS, batch, np.array([np.zeros(3), batch[1] / np.sqrt(3.0 + 1e-6)]), hint)
@@ -300,8 +301,8 @@ def test_rms_norm_default_eps_is_1e_6(student):
     """Without an eps argument eps is 1e-6: the row (0.001, -0.001), mean of squares 1e-6, becomes (0.707, -0.707)."""
     x = row(0.001, -0.001)
     check(student, RMS, x, x / np.sqrt(1e-6 + 1e-6),
-          "The default must be eps=1e-6 (LayerNorm's is 1e-5); with a mean of squares as small as 1e-6, "
-          "eps = 1e-5 would give (0.302, -0.302) and no eps (1, -1).")
+          "Check rms_norm's default eps in the stub (it differs from LayerNorm's); with a mean of squares as small "
+          "as 1e-6, another eps gives visibly different values.")
 
 
 @pytest.mark.points(1)
@@ -329,8 +330,8 @@ def test_rms_norm_handles_3d_input(student):
     expected = np.array([[x[0, 0] / np.sqrt(3.0 + 1e-6), x[0, 1] / np.sqrt(25.0 / 3.0 + 1e-6)],
                          [np.zeros(3), x[1, 1] / np.sqrt(4.0 + 1e-6)]])
     check(student, RMS, x, expected,
-          "Use axis=-1 (the last axis, whatever the number of dimensions), not axis=1, which is the sequence "
-          "axis of a 3-D input.")
+          "Take the statistics over the last axis, whatever the number of dimensions: the second axis is the "
+          "sequence axis of a 3-D input.")
 
 
 @pytest.mark.points(1)
@@ -339,8 +340,8 @@ def test_rms_norm_gamma_scales_each_feature(student):
     rms = np.sqrt(np.array([[7.5], [5.0], [124.0], [1.0]]) + 1e-6)  # the rows' means of squares
     check(student, RMS, ROWS, ROWS / rms * GAMMA, GAMMA_HINT, gamma=GAMMA)
     check(student, RMS, ROWS, ROWS / rms, GAMMA_HINT, gamma=None)
-    check(student, RMS, ROWS, ROWS / rms * GAMMA, "Keep the stub's signature, rms_norm(x, eps=1e-6, gamma=None): "
-          "called by position, the third argument is gamma.", 1e-6, GAMMA)
+    check(student, RMS, ROWS, ROWS / rms * GAMMA, "Keep the stub's signature and parameter order: called by "
+                                                  "position, the third argument is gamma.", 1e-6, GAMMA)
 
 
 @pytest.mark.points(1)
@@ -462,8 +463,8 @@ def expect_promises(student, function, case):
     for was, now in zip(before, after):
         if isinstance(was, np.ndarray) and not (isinstance(now, np.ndarray) and np.array_equal(was, now)):
             fail(f"{call} changed one of its input arrays to {show(now)}; inputs must be left as they were.",
-                 "Do not edit the arrays you are given (x -= mean, x /= rms, astype(..., copy=False) then -=): "
-                 "compute new arrays, or copy first.")
+                 "Do not modify the arrays you are given in place: compute the result in new arrays, or work on a "
+                 "copy.")
     gamma, beta = _gamma_beta(case)
     plain = out
     if gamma is not None or beta is not None:
@@ -480,8 +481,8 @@ def expect_promises(student, function, case):
         want = var / (var + eps)
         got_mean, got_var = rows_out.mean(axis=-1), (rows_out ** 2).mean(axis=-1)
         bad = ~(np.isclose(got_mean, 0.0, rtol=0, atol=1e-6) & np.isclose(got_var, want, rtol=1e-5, atol=1e-9))
-        hint = ("Per row: subtract the row's mean and divide by sqrt(var + eps) over the LAST axis, whatever the "
-                "number of dimensions, with the eps you are given (0 included) and the population variance.")
+        hint = ("Per row: subtract the row's mean and divide by the square root of its population variance plus eps, "
+                "over the last axis whatever the number of dimensions, with the eps you are given (0 included).")
         what = "mean 0 and mean square var / (var + eps) = {want:.6g}, but has mean {m:.6g} and mean square {v:.6g}"
     else:
         ms = (rows_x ** 2).mean(axis=-1)
@@ -490,8 +491,8 @@ def expect_promises(student, function, case):
         got_mean = got_var * 0
         same_sign = np.all((np.sign(rows_out) == np.sign(rows_x)) | (rows_x == 0) | (np.abs(rows_out) < 1e-300), axis=-1)
         bad = ~(np.isclose(got_var, want, rtol=1e-5, atol=1e-9) & same_sign)
-        hint = ("Per row: divide by sqrt(mean(r ** 2) + eps) over the LAST axis, whatever the number of dimensions, "
-                "with the eps you are given (0 included), and subtract nothing.")
+        hint = ("Per row: divide by the square root of the mean of squares plus eps, over the last axis whatever the "
+                "number of dimensions, with the eps you are given (0 included), and subtract nothing.")
         what = "mean square ms / (ms + eps) = {want:.6g} and the signs of the input, but has mean square {v:.6g}"
     if bad.any():
         i = int(np.argmax(bad))

@@ -14,8 +14,8 @@ RTOL = 1e-9
 TEN_WITH_SKIPS = 1.2800845441963566  # 1.025 ** 10
 TEN_WITHOUT_SKIPS = 9.536743164062505e-17  # 0.025 ** 10
 
-COMPOUND_HINT = ("Every block multiplies the gradient by its own factor, so the factors compound: "
-                 "(1 + block_slope) ** depth with skips, block_slope ** depth without.")
+COMPOUND_HINT = ("Every block multiplies the gradient by its own factor, so the factors compound, with the skip path "
+                 "counted in every block's factor.")
 
 
 def expect_gradient(student, args, kwargs, expected, hint, clues=()):
@@ -31,10 +31,11 @@ def expect_gradient(student, args, kwargs, expected, hint, clues=()):
 def test_ten_residual_blocks_keep_1_28(student):
     """Ten blocks of slope 0.025 with skip connections pass back 1.025 ** 10 = 1.28 of the gradient."""
     clues = (
-        (1.0, "1 + 0.025 ** 10 adds the skip path once, after the chain; every block has its own skip, "
-              "so every factor is 1 + block_slope."),
-        (1.25, "1 + 10 * 0.025 adds the slopes; the per-block factors multiply: (1 + 0.025) ** 10."),
-        (TEN_WITHOUT_SKIPS, "That is the chain without skips; with residual=True each factor is 1 + block_slope."),
+        (1.0, "That adds the skip path once, after the chain; every block has its own skip, so it belongs in every "
+              "block's factor."),
+        (1.25, "That adds the slopes up; the per-block factors multiply, so they compound."),
+        (TEN_WITHOUT_SKIPS, "That is the chain without skips; with the skip connection each block's factor also "
+                            "counts the path around the block."),
     )
     expect_gradient(student, (10, 0.025), {"residual": True}, TEN_WITH_SKIPS, COMPOUND_HINT, clues)
     expect_gradient(student, (10, 0.025, True), {}, TEN_WITH_SKIPS,
@@ -44,7 +45,8 @@ def test_ten_residual_blocks_keep_1_28(student):
 @pytest.mark.points(2)
 def test_ten_plain_blocks_vanish(student):
     """Without skip connections the same ten blocks pass back only 0.025 ** 10, about 9.5e-17."""
-    clues = ((TEN_WITH_SKIPS, "That is the chain with skips; with residual=False each factor is block_slope alone."),)
+    clues = ((TEN_WITH_SKIPS, "That is the chain with skips; without the skip connection each block's factor is its "
+                              "slope alone."),)
     expect_gradient(student, (10, 0.025), {"residual": False}, TEN_WITHOUT_SKIPS, COMPOUND_HINT, clues)
     expect_gradient(student, (10, 0.025, False), {}, TEN_WITHOUT_SKIPS,
                     "Keep the stub's signature: residual is the third parameter and may be passed by position.", clues)
@@ -53,7 +55,7 @@ def test_ten_plain_blocks_vanish(student):
 @pytest.mark.points(1)
 def test_skip_path_is_the_default(student):
     """Called without the third argument, the blocks have skip connections (residual defaults to True)."""
-    hint = "Keep the stub's signature, residual: bool = True: leaving the argument out means the skip path is there."
+    hint = "Keep the stub's signature: leaving the residual argument out means the skip path is there."
     expect_gradient(student, (10, 0.025), {}, TEN_WITH_SKIPS, hint)
     expect_gradient(student, (3, -0.5), {}, 0.125, hint)
 
@@ -80,7 +82,7 @@ def test_zero_blocks_leave_the_gradient_at_one(student):
 def test_zero_and_negative_slopes(student):
     """Any slope works: a zero factor kills the gradient, and a negative one flips its sign at every block."""
     hint = ("Multiply the factors themselves: a zero factor gives 0.0 and a negative one flips the sign, so do not "
-            "take abs() or go through log and exp, which fail for factors of 0 or below.")
+            "drop the sign or go through logarithms, which fail for factors of 0 or below.")
     cases = (((5, 0.0, False), 0.0), ((5, 0.0, True), 1.0), ((3, -0.5, False), -0.125), ((4, -0.5, False), 0.0625),
              ((3, -0.5, True), 0.125), ((3, -3.0, True), -8.0), ((2, -1.0, True), 0.0))
     for (depth, slope, residual), expected in cases:
@@ -159,8 +161,8 @@ def test_product_of_the_factors_for_every_stack(student, cases):
         args, kwargs, depth, slope, residual = case
         expected = (1.0 + slope if residual else slope) ** depth
         expect_gradient(student, args, kwargs, float(expected),
-                        "Multiply the depth factors themselves, for every slope: no special case for 0 or -1, "
-                        "no abs(), no log/exp (they fail at factors of 0 and below), and no rounding.")
+                        "Multiply the depth factors themselves, for every slope: no special case for 0 or -1, no "
+                        "dropped sign, no logarithms (they fail at factors of 0 and below), and no rounding.")
 
     cases.check(stacks(), is_the_product, describe=describe)
 

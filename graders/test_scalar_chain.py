@@ -60,7 +60,8 @@ def test_ten_sigmoid_layers_shrink_to_a_millionth(student):
 @pytest.mark.points(1)
 def test_ten_steep_layers_explode(student):
     """Ten layers of slope 1.5 grow the gradient to 1.5 ** 10 = 57.67."""
-    expect_exact(student, 10, 1.5, 57.6650390625, "A factor above 1 compounds upward: 1.5 ** 10 is about 57.7.")
+    expect_exact(student, 10, 1.5, 57.6650390625, "A factor above 1 compounds upward: ten factors of 1.5 give about "
+                                                  "57.7.")
 
 
 @pytest.mark.points(1)
@@ -68,7 +69,8 @@ def test_one_layer_scales_once(student):
     """One layer multiplies the gradient exactly once (no off-by-one in the depth)."""
     for scale in (0.25, 3.0, -2.0):
         expect_exact(student, 1, scale, scale,
-                     "With depth 1 the answer is the scale itself; check that you use depth, not depth - 1 or depth + 1.")
+                     "With depth 1 the answer is the scale itself; check that you use depth, not depth - 1 or depth "
+                     "+ 1.")
 
 
 @pytest.mark.points(1)
@@ -76,7 +78,8 @@ def test_zero_layers_leave_the_gradient_at_one(student):
     """With no layers the gradient is untouched: 1.0 for every scale, 0 and negatives included."""
     for scale in (0.25, 0.0, -3.0, 7.5):
         expect_exact(student, 0, scale, 1.0,
-                     "Anything to the power 0 is 1 (Python agrees: 0.0 ** 0 == 1.0); an empty product is 1.")
+                     "Anything to the power 0 is 1, and an empty product is 1: with no layers the gradient is "
+                     "untouched.")
 
 
 @pytest.mark.points(1)
@@ -88,15 +91,15 @@ def test_zero_slope_kills_the_gradient(student):
 @pytest.mark.points(1)
 def test_negative_slope_flips_the_sign_each_layer(student):
     """A negative slope flips the sign at every layer: (-0.5) ** 3 = -0.125 and (-0.5) ** 4 = 0.0625."""
-    expect_exact(student, 3, -0.5, -0.125, "Keep the sign: do not take abs() of the scale.")
+    expect_exact(student, 3, -0.5, -0.125, "Keep the sign: a negative slope flips the sign at every layer.")
     expect_exact(student, 4, -0.5, 0.0625, "An even number of sign flips gives a positive gradient.")
 
 
 @pytest.mark.points(1)
 def test_exact_power_not_a_rounded_loop(student):
     """The result equals layer_scale ** depth to the last bit (1.1 ** 4, not 1.1 * 1.1 * 1.1 * 1.1)."""
-    hint = ("Multiplying in a loop rounds after every step, and numpy.power takes another route for integer "
-            "powers; use layer_scale ** depth (or math.pow), which agree to the last bit.")
+    hint = ("Multiplying in a loop rounds after every step, and other routes to a power round differently too; the "
+            "spec names the operation the grader compares with, bit for bit.")
     for depth, scale in ((4, 1.1), (3, 1.3), (7, 1.1), (12, 0.9)):
         expect_exact(student, depth, scale, scale ** depth, hint)
 
@@ -110,8 +113,8 @@ def test_returns_a_float(student, cases):
         if isinstance(value, bool) or not isinstance(value, float):
             fail(f"{call_text(FUNCTION, depth, scale)} returned {value!r} of type {type(value).__name__}; "
                  "expected a float.",
-                 "Return layer_scale ** depth itself (a float even for depth 0: 0.5 ** 0 is 1.0), "
-                 "not an int, and not wrapped in a list or array.")
+                 "Return one Python float, even for depth 0, as the spec's Output says: not an int, and not wrapped "
+                 "in a list or array.")
 
     cases.check(chains(), returns_a_float, explicit=[(0, 0.5), (0, 0.0), (3, 0.5), (2, -1.5), (5, 0.0)],
                 describe=describe)
@@ -123,8 +126,8 @@ def test_equals_the_power_for_every_depth_and_scale(student, cases):
     def equals_the_power(case):
         depth, scale = case
         expect_exact(student, depth, scale, scale ** depth,
-                     "Compute layer_scale ** depth with ** (or math.pow): a loop, repeated squaring, exp/log or "
-                     "numpy.power round differently, and no special case is needed for 0, 1 or negatives.")
+                     "Use the power the spec names, compared bit for bit: a loop, repeated squaring, logarithms or "
+                     "other power routines round differently, and no special case is needed for 0, 1 or negatives.")
 
     cases.check(chains(), equals_the_power, describe=describe,
                 explicit=[(4, 1.1), (3, 1.3), (7, 1.1), (12, 0.9), (0, 0.0), (1, -5e-324)])
@@ -140,7 +143,8 @@ def test_matches_reference_on_random_depths_and_scales(student, reference, cases
         value = student.call(FUNCTION, depth, scale).value
         if isinstance(value, bool) or not isinstance(value, float) or value != expected:
             fail(f"{call_text(FUNCTION, depth, scale)} returned {value!r}; expected exactly {expected!r}.",
-                 "Compute layer_scale ** depth directly, for every depth, sign and size of the scale.")
+                 "Compute the power of the scale directly from depth and layer_scale, for every depth, sign and size "
+                 "of the scale.")
 
     cases.check(chains(), matches)
 

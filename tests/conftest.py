@@ -28,7 +28,8 @@ TEST_SEED = 20261129
 
 
 def settings(**overrides) -> Settings:
-    values = dict(graders_dir=GRADERS, reference_dir=SOLUTIONS, seed=TEST_SEED, isolation=sandbox.best_isolation())
+    values = dict(graders_dir=GRADERS, reference_dir=SOLUTIONS, seed=TEST_SEED, isolation=sandbox.best_isolation(),
+                  catalogue_dir=CATALOGUE)
     values.update(overrides)
     return Settings(**values)
 

@@ -86,3 +86,13 @@ def test_write_batch_writes_a_dashboard_whose_links_all_resolve(tmp_path):
     assert summary["seed"] == 99 and summary["misconceptions"] == []
     assert [c["name"] for c in summary["checks"]][:1] == ["test_4"]  # passed by s5 alone: the hardest
     assert "http" not in html.replace("http://www.w3.org/2000/svg", "")  # self-contained: nothing fetched
+
+
+def test_a_graded_diagnosis_reaches_the_dashboard_named_with_its_exercise():
+    from autograder.model import Diagnosis, ExerciseResult
+    diagnosis = Diagnosis("off_by_one_depth", "one layer too few", "It counts one fewer.", "Count the factors.", 12, 12)
+    students = [SimpleNamespace(id=i, exercises=(ExerciseResult("scalar_chain", "Chain", 2, 13, "graded",
+                                                                 diagnosis=diagnosis if i != "c" else None),))
+                for i in ("a", "b", "c")]
+    [found] = _misconceptions(students)
+    assert (found.name, found.count, found.students) == ("scalar_chain: one layer too few", 2, ("a", "b"))

@@ -31,7 +31,7 @@ HIDDEN = {check.name for e in COURSE
           for check in strip_hidden((GRADERS / f"test_{e.name}.py").read_text())[1]}
 
 SPY = '''
-import importlib.util, json
+import importlib.util, json, os
 _spec = importlib.util.spec_from_file_location("_real", {source!r})
 _real = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_real)
@@ -48,6 +48,10 @@ def _plain(value):
 def _spy(function):
     def spied(*args, **kwargs):
         result = function(*args, **kwargs)
+        # A check's own calls only: the diagnosis, after the checks, also runs this module (with
+        # a catalogued mistake appended) on the public checks' inputs, which are no secret.
+        if not os.environ.get("PYTEST_CURRENT_TEST", "").endswith("(call)"):
+            return result
         with open({log!r}, "a") as log:
             log.write(json.dumps(_plain([args, kwargs, result])) + "\\n")
         return result

@@ -6,6 +6,7 @@ import io
 
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -22,6 +23,10 @@ def _exercise(console: Console, exercise: ExerciseView, verbose: bool) -> None:
                                 (f"  {exercise.title}", "dim")))
     if exercise.message:
         console.print(Text(f"         {exercise.message}", style="yellow"))
+    if exercise.diagnosis:  # wrapped under its own indent, like the checks' messages below
+        for text, style in ((exercise.diagnosis, "bold red"), (exercise.diagnosis_explanation, ""),
+                            (f"hint: {exercise.diagnosis_hint}", "cyan")):
+            console.print(Padding(Text(text, style=style), (0, 0, 0, 10)))
     if exercise.common_problem:
         console.print(Text(f"          {exercise.common_problem}", style="red"))
         if exercise.common_hint:

@@ -33,6 +33,8 @@ def render_validation(result: Validation) -> str:
         lines.append("")
     for finding in result.findings:
         lines.append(f"{finding.kind.upper()}: {finding.subject} (seed {finding.seed}): {finding.detail}")
+    for key, found in result.misdiagnosed():  # the reports' diagnosis, proved on the same gradings
+        lines.append(f"DIAGNOSIS: {key} was diagnosed as {', '.join(name or 'nothing' for name in found)}")
     # Counted per culprit: a mutant found out on three seeds is one hole.
     counts = {kind: len({f.subject for f in result.findings if f.kind == kind})
               for kind in ("hole", "flake", "false-rejection")}

@@ -2,6 +2,9 @@
 import numpy as np
 
 KILLED_BY = ("test_all_zero_gradients_return_zeros_without_warning",)
+TITLE = 'a division by a zero norm'
+EXPLANATION = 'Your function divides by the norm even when every gradient is zero, which makes numpy warn about a division by zero.'
+HINT = 'All-zero gradients have norm 0: decide the scale without dividing by it in that case.'
 
 
 def clip_by_global_norm(grads, max_norm):

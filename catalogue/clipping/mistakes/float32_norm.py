@@ -3,6 +3,9 @@ import numpy as np
 
 KILLED_BY = ("test_an_exploding_gradient_of_length_8e46_clips_to_length_one",
              "test_matches_reference_on_random_gradients")
+TITLE = 'the norm computed in single precision'
+EXPLANATION = 'Your function computes the norm in float32, which loses precision and overflows for an exploding gradient.'
+HINT = 'Keep the computation of the norm in double precision.'
 
 
 def clip_by_global_norm(grads, max_norm):

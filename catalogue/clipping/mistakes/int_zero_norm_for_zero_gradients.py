@@ -3,6 +3,9 @@
 import numpy as np
 
 KILLED_BY = ("test_keeps_every_promise_on_every_input",)
+TITLE = 'an integer norm for zero gradients'
+EXPLANATION = 'For all-zero gradients your function returns the integer 0 as the norm, where the spec promises a float.'
+HINT = 'Read the Output section again: the norm is a float in every case, including zero gradients.'
 
 
 def clip_by_global_norm(grads, max_norm):

@@ -4,6 +4,9 @@ import numpy as np
 KILLED_BY = ("test_three_four_clips_to_six_tenths_and_eight_tenths",
              "test_an_exploding_gradient_of_length_8e46_clips_to_length_one",
              "test_above_the_limit_the_combined_length_becomes_max_norm", "test_matches_reference_on_random_gradients")
+TITLE = 'the scale factor upside down'
+EXPLANATION = 'Your function multiplies by the norm over max_norm instead of max_norm over the norm, which makes an exploding gradient grow further.'
+HINT = "After clipping, the gradient's length must be max_norm: what factor turns a length of norm into max_norm?"
 
 
 def clip_by_global_norm(grads, max_norm):

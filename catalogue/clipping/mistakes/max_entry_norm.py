@@ -4,6 +4,9 @@ import numpy as np
 KILLED_BY = ("test_reports_the_global_norm_before_clipping",
              "test_above_the_limit_the_combined_length_becomes_max_norm",
              "test_three_four_clips_to_six_tenths_and_eight_tenths", "test_matches_reference_on_random_gradients")
+TITLE = 'the largest entry used as the norm'
+EXPLANATION = 'Your function takes the largest absolute entry as the norm instead of the Euclidean length.'
+HINT = "The spec's norm is the Euclidean one, over every entry of every array."
 
 
 def clip_by_global_norm(grads, max_norm):

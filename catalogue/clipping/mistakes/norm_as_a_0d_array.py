@@ -3,6 +3,9 @@
 import numpy as np
 
 KILLED_BY = ("test_keeps_every_promise_on_every_input",)
+TITLE = 'the norm returned as an array'
+EXPLANATION = 'Your function returns the norm as a 0-d numpy array, where the spec promises a float.'
+HINT = 'Read the Output section again: the norm is a Python float.'
 
 
 def clip_by_global_norm(grads, max_norm):

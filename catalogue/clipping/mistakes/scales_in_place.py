@@ -2,6 +2,9 @@
 import numpy as np
 
 KILLED_BY = ("test_the_input_arrays_are_not_modified",)
+TITLE = "the caller's arrays scaled in place"
+EXPLANATION = "Your function scales the caller's arrays in place and returns them, which destroys the original gradients."
+HINT = 'Return new arrays and leave the inputs untouched, as the spec asks.'
 
 
 def clip_by_global_norm(grads, max_norm):

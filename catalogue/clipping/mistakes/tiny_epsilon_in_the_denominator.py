@@ -2,6 +2,9 @@
 import numpy as np
 
 KILLED_BY = ("test_above_the_limit_the_combined_length_becomes_max_norm",)
+TITLE = 'a tiny epsilon added to the norm'
+EXPLANATION = 'Your function adds a tiny epsilon to the norm before dividing, which shows on gradients of tiny length.'
+HINT = "The spec's rule has no epsilon; handle the zero norm on its own instead."
 
 
 def clip_by_global_norm(grads, max_norm):

@@ -3,6 +3,9 @@
 import numpy as np
 
 KILLED_BY = ("test_keeps_every_promise_on_every_input",)
+TITLE = 'tiny gradients treated as zero'
+EXPLANATION = 'Your function treats gradients of very small norm as zero and returns zeros for them.'
+HINT = 'Only an exactly zero gradient has norm 0; tiny gradients are under the limit and come back unchanged.'
 
 
 def clip_by_global_norm(grads, max_norm):

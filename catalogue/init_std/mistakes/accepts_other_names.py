@@ -2,6 +2,9 @@
 import math
 
 KILLED_BY = ("test_unknown_kind_raises_value_error",)
+TITLE = 'other names accepted as kinds'
+EXPLANATION = 'Your function accepts names the contract does not list (aliases or extra kinds), where it should refuse them.'
+HINT = 'The spec lists exactly which kinds exist and what happens for any other name; only those names are valid.'
 
 
 def init_std(kind, fan_in, fan_out):

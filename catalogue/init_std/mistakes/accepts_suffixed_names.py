@@ -3,6 +3,9 @@
 import math
 
 KILLED_BY = ("test_every_call_keeps_the_contract",)
+TITLE = 'longer names cut down to a known kind'
+EXPLANATION = 'Your function accepts a longer name by keeping only its first part, so names the contract does not list get through.'
+HINT = 'Compare the whole kind with the names the spec lists; anything else is an unknown kind.'
 
 
 def init_std(kind, fan_in, fan_out):

@@ -3,6 +3,9 @@
 import math
 
 KILLED_BY = ("test_every_call_keeps_the_contract",)
+TITLE = 'names that merely start like a kind accepted'
+EXPLANATION = 'Your function accepts any name that starts like a known kind, where the contract wants unknown names refused.'
+HINT = 'Only the exact names from the spec are valid; the spec says what an unknown kind must cause.'
 
 
 def init_std(kind, fan_in, fan_out):

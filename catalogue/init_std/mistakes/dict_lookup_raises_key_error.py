@@ -2,6 +2,9 @@
 import math
 
 KILLED_BY = ("test_unknown_kind_raises_value_error", "test_kind_is_matched_exactly")
+TITLE = 'an unknown kind escapes as a lookup error'
+EXPLANATION = 'For an unknown kind your function lets a lookup error escape instead of raising the exception the contract asks for.'
+HINT = 'Handle the unknown kind yourself and raise the exception the spec names.'
 
 _RULES = {
     "xavier": lambda fan_in, fan_out: math.sqrt(2.0 / (fan_in + fan_out)),

@@ -2,6 +2,9 @@
 import math
 
 KILLED_BY = ("test_he_std_for_fan_in_50_is_0_2", "test_he_uses_fan_in_only")
+TITLE = "He's rule without the factor for ReLU"
+EXPLANATION = "For He your function gives LeCun's standard deviation, forgetting that He doubles the variance to make up for ReLU."
+HINT = "Reread He's rule in the spec: ReLU zeroes half of its inputs, and the rule compensates for that."
 
 
 def init_std(kind, fan_in, fan_out):

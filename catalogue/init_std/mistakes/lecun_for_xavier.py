@@ -2,6 +2,9 @@
 import math
 
 KILLED_BY = ("test_xavier_uses_fan_in_plus_fan_out",)
+TITLE = "LeCun's rule used for Xavier"
+EXPLANATION = "For Xavier your function uses LeCun's rule, which depends on the fan-in only."
+HINT = "Xavier's rule averages the two fans; reread which fans appear in it."
 
 
 def init_std(kind, fan_in, fan_out):

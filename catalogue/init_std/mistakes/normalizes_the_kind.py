@@ -2,6 +2,9 @@
 import math
 
 KILLED_BY = ("test_kind_is_matched_exactly",)
+TITLE = 'the kind normalized before checking'
+EXPLANATION = 'Your function lower-cases or trims the kind, so spellings the contract does not list are accepted.'
+HINT = 'Only the exact names from the spec are valid; do not change the kind before comparing it.'
 
 
 def init_std(kind, fan_in, fan_out):

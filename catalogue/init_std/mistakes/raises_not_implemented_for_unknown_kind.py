@@ -2,6 +2,9 @@
 import math
 
 KILLED_BY = ("test_unknown_kind_raises_value_error",)
+TITLE = 'the wrong exception for an unknown kind'
+EXPLANATION = 'For an unknown kind your function raises an exception of another type than the one the contract asks for.'
+HINT = 'The spec names the exception type an unknown kind must raise.'
 
 
 def init_std(kind, fan_in, fan_out):

@@ -2,6 +2,9 @@
 import math
 
 KILLED_BY = ("test_matches_reference_on_random_fan_sizes",)
+TITLE = 'the result rounded to a few decimals'
+EXPLANATION = 'Your function rounds its answer, which looks right on round examples but is too coarse for other fan sizes.'
+HINT = 'Return the value as computed, without rounding.'
 
 
 def init_std(kind, fan_in, fan_out):

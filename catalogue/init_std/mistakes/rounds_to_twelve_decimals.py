@@ -3,6 +3,9 @@
 import math
 
 KILLED_BY = ("test_every_call_keeps_the_contract",)
+TITLE = 'the result rounded to twelve decimals'
+EXPLANATION = 'Your function rounds its answer to a fixed number of decimals, which loses precision for the small values of very large layers.'
+HINT = 'Return the value as computed: rounding to decimal places costs relative precision for small numbers.'
 
 
 def init_std(kind, fan_in, fan_out):

@@ -3,6 +3,9 @@
 import numpy as np
 
 KILLED_BY = ("test_large_weights_make_the_gradient_explode",)
+TITLE = 'an exploding gradient capped'
+EXPLANATION = 'Your function rescales the gradient once it gets very large, so an exploding gradient never shows how far it grows.'
+HINT = 'The lesson is to watch the norm explode: record it as it is at every layer, however large.'
 
 
 def matrix_gradient_norms(depth, dim, weight_std, rng):

@@ -3,6 +3,9 @@
 import numpy as np
 
 KILLED_BY = ("test_uses_the_passed_in_rng",)
+TITLE = 'a generator of its own'
+EXPLANATION = 'Your function makes its own random generator and ignores the rng it was given.'
+HINT = 'Draw every random number from the rng argument; the caller decides the seed.'
 
 
 def matrix_gradient_norms(depth, dim, weight_std, rng):

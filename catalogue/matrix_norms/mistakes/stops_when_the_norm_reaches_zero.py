@@ -3,6 +3,9 @@
 import numpy as np
 
 KILLED_BY = ("test_keeps_every_promise_on_every_input",)
+TITLE = 'stops once the norm vanishes'
+EXPLANATION = 'Your function stops recording once a norm reaches zero, so the list is shorter than the spec promises.'
+HINT = 'A vanished gradient is still a gradient: record a norm for every layer, zeros included.'
 
 
 def matrix_gradient_norms(depth, dim, weight_std, rng):

@@ -4,6 +4,9 @@ import numpy as np
 
 KILLED_BY = ("test_weights_use_the_std_not_the_variance", "test_each_layer_scales_the_norm_by_about_std_sqrt_dim",
              "test_norms_follow_from_the_matrices_drawn")
+TITLE = 'the variance passed as the standard deviation'
+EXPLANATION = 'Your function passes the variance where the sampler expects the standard deviation.'
+HINT = "numpy's normal sampler takes the standard deviation as its scale, not the variance."
 
 
 def matrix_gradient_norms(depth, dim, weight_std, rng):

@@ -2,6 +2,9 @@
 import numpy as np
 
 KILLED_BY = ("test_layer_norm_normalizes_each_row_over_the_last_axis", "test_layer_norm_rows_are_independent")
+TITLE = 'LayerNorm statistics down the batch (BatchNorm)'
+EXPLANATION = 'Your layer_norm takes the mean and variance down each column, across the batch, as BatchNorm does, instead of along each row.'
+HINT = "The spec says which axis holds the features; LayerNorm's statistics run along that axis, one set per example."
 
 
 def layer_norm(x, eps=1e-5, gamma=None, beta=None):

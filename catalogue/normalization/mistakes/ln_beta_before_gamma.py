@@ -2,6 +2,9 @@
 import numpy as np
 
 KILLED_BY = ("test_layer_norm_beta_shifts_each_feature_after_scaling",)
+TITLE = 'LayerNorm shifts before it scales'
+EXPLANATION = 'Your layer_norm adds beta before multiplying by gamma, so gamma also scales the shift.'
+HINT = 'Reread the order in the spec: normalize, then scale by gamma, then shift by beta.'
 
 
 def layer_norm(x, eps=1e-5, gamma=None, beta=None):

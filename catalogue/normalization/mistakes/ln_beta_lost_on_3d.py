@@ -2,6 +2,9 @@
 import numpy as np
 
 KILLED_BY = ("test_layer_norm_matches_reference_on_random_inputs",)
+TITLE = 'LayerNorm loses beta on 3-D input'
+EXPLANATION = 'For 3-D input your layer_norm works slice by slice and forgets to pass beta along.'
+HINT = 'Every argument must reach every path of the function, for inputs of any number of dimensions.'
 
 
 def layer_norm(x, eps=1e-5, gamma=None, beta=None):

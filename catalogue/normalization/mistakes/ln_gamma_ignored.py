@@ -2,6 +2,9 @@
 import numpy as np
 
 KILLED_BY = ("test_layer_norm_gamma_scales_each_feature", "test_layer_norm_beta_shifts_each_feature_after_scaling")
+TITLE = 'LayerNorm ignores gamma'
+EXPLANATION = 'Your layer_norm accepts gamma but never multiplies by it.'
+HINT = 'Reread what gamma does in the spec, and check that it reaches the result.'
 
 
 def layer_norm(x, eps=1e-5, gamma=None, beta=None):

@@ -2,6 +2,9 @@
 import numpy as np
 
 KILLED_BY = ("test_layer_norm_handles_3d_input", "test_layer_norm_of_one_two_three_four")
+TITLE = 'LayerNorm works for 2-D input only'
+EXPLANATION = 'Your layer_norm takes its statistics along a fixed axis that is the feature axis only for 2-D input.'
+HINT = 'The spec says the features are along the last axis, for inputs of any number of dimensions.'
 
 
 def layer_norm(x, eps=1e-5, gamma=None, beta=None):

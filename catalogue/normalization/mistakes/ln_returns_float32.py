@@ -2,6 +2,9 @@
 import numpy as np
 
 KILLED_BY = ("test_layer_norm_keeps_the_shape_and_float64",)
+TITLE = 'LayerNorm returns single precision'
+EXPLANATION = "Your layer_norm converts its result to float32 and loses the input's double precision."
+HINT = "Keep the result in double precision, as the spec's Output asks."
 
 
 def layer_norm(x, eps=1e-5, gamma=None, beta=None):

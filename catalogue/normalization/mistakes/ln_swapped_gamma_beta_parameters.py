@@ -2,6 +2,9 @@
 import numpy as np
 
 KILLED_BY = ("test_layer_norm_beta_shifts_each_feature_after_scaling",)
+TITLE = "LayerNorm's gamma and beta parameters swapped"
+EXPLANATION = 'Your layer_norm declares beta before gamma, so a call by position uses the shift as the scale and the scale as the shift.'
+HINT = "Keep the parameter order of the stub's signature."
 
 
 def layer_norm(x, eps=1e-5, beta=None, gamma=None):

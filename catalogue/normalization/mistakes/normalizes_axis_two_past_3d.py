@@ -3,6 +3,9 @@
 import numpy as np
 
 KILLED_BY = ("test_layer_norm_keeps_its_promises_on_every_input", "test_rms_norm_keeps_its_promises_on_every_input")
+TITLE = 'statistics over a fixed axis past 3-D'
+EXPLANATION = 'Both of your functions take their statistics over an axis that is the last one only up to three dimensions.'
+HINT = 'The spec says the features are along the last axis, for inputs of any number of dimensions.'
 
 
 def _axis(x):

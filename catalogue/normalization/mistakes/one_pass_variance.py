@@ -3,6 +3,9 @@
 import numpy as np
 
 KILLED_BY = ("test_layer_norm_keeps_its_promises_on_every_input",)
+TITLE = 'the variance from the mean of squares'
+EXPLANATION = 'Your layer_norm computes the variance as the mean of squares minus the squared mean, which loses all precision for rows far from zero.'
+HINT = 'Subtract the mean first and then average the squared deviations: the two-step form keeps its precision.'
 
 
 def layer_norm(x, eps=1e-5, gamma=None, beta=None):

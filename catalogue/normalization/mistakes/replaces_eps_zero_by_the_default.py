@@ -3,6 +3,9 @@
 import numpy as np
 
 KILLED_BY = ("test_layer_norm_keeps_its_promises_on_every_input", "test_rms_norm_keeps_its_promises_on_every_input")
+TITLE = 'an eps of zero replaced by the default'
+EXPLANATION = 'When the caller passes eps=0 your functions use the default instead, so eps=0 does not mean no eps.'
+HINT = 'Zero is a valid eps: only a missing argument falls back to the default.'
 
 
 def layer_norm(x, eps=1e-5, gamma=None, beta=None):

@@ -2,6 +2,9 @@
 import numpy as np
 
 KILLED_BY = ("test_rms_norm_default_eps_is_1e_6",)
+TITLE = "RMSNorm with LayerNorm's default eps"
+EXPLANATION = "Your rms_norm uses LayerNorm's default eps instead of RMSNorm's."
+HINT = "Check the default value of eps in rms_norm's signature in the stub: the two functions differ."
 
 
 def rms_norm(x, eps=1e-5, gamma=None):

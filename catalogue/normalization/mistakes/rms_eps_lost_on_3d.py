@@ -2,6 +2,9 @@
 import numpy as np
 
 KILLED_BY = ("test_rms_norm_matches_reference_on_random_inputs",)
+TITLE = 'RMSNorm loses eps on 3-D input'
+EXPLANATION = 'For 3-D input your rms_norm works slice by slice and forgets to pass eps along.'
+HINT = 'Every argument must reach every path of the function, for inputs of any number of dimensions.'
 
 
 def rms_norm(x, eps=1e-6, gamma=None):

@@ -2,6 +2,9 @@
 import numpy as np
 
 KILLED_BY = ("test_rms_norm_keeps_the_shape_and_float64",)
+TITLE = 'RMSNorm drops length-1 axes'
+EXPLANATION = 'Your rms_norm squeezes its result, so an input with an axis of length 1 comes back with fewer dimensions.'
+HINT = "The output must have exactly the input's shape, length-1 axes included."
 
 
 def rms_norm(x, eps=1e-6, gamma=None):

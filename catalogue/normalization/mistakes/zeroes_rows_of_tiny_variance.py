@@ -2,6 +2,9 @@
 import numpy as np
 
 KILLED_BY = ("test_layer_norm_keeps_its_promises_on_every_input",)
+TITLE = 'rows of tiny variance set to zero'
+EXPLANATION = 'Your layer_norm sets rows with a very small variance to zeros, though only a variance of exactly zero gives zeros.'
+HINT = 'Apply the same formula to every row; eps alone decides what happens to rows of small variance.'
 
 
 def layer_norm(x, eps=1e-5, gamma=None, beta=None):

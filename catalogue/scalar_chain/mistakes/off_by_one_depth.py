@@ -1,5 +1,8 @@
 """Counts one layer too few: raises the scale to depth - 1."""
 KILLED_BY = ("test_ten_sigmoid_layers_shrink_to_a_millionth", "test_one_layer_scales_once", "test_zero_layers_leave_the_gradient_at_one")
+TITLE = 'one layer too few'
+EXPLANATION = 'Your function counts one layer fewer than it is given, so every answer is off by one factor of the slope.'
+HINT = 'Count the factors: with depth layers there are exactly depth slopes in the product, and zero layers leave the gradient untouched.'
 
 
 def scalar_gradient_chain(depth, layer_scale):

@@ -1,0 +1,222 @@
+"""Diagnosis: which catalogued mistake, if any, the student's function behaves exactly like.
+
+Runs on the trusted side, after an exercise lost points. Each candidate mistake (one whose
+``KILLED_BY`` names a check the exercise failed) is the reference with the entry appended, the
+catalogue's own code, like the reference itself. It is called on exactly the inputs the student's
+function was given (:mod:`autograder.probes`), and its outcome is compared with the student's:
+the value (type and, for numbers, to a tight tolerance), the exception's type, the draw log on a
+generator the grader handed over, and the arguments after the call where the check looked.
+
+A diagnosis is given only when exactly one mistake (or a group declared ``SAME_AS`` one another)
+matches on every probe; where several match, the one that matches bit for bit wins, and
+otherwise nothing is said. Never a guess.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from . import codec, draws
+from .catalogue import Entry, Kind, compose, load_entries
+from .model import Diagnosis
+from .probes import Probe, builtin_ancestor
+
+MAX_PROBES = 200
+MIN_PROBES = 5  # fewer matches than this prove nothing
+SECONDS = 10.0  # a bound on the trusted side's work for one exercise; past it, no diagnosis
+RTOL = 1e-9
+
+
+def diagnose(exercise: str, probes: list[Probe], failed: set[str], catalogue: Path,
+             reference: Path) -> Diagnosis | None:
+    """The diagnosis for one exercise, or None when no single mistake explains every probe."""
+    candidates = [e for e in _mistakes(catalogue) if e.exercise == exercise and set(e.killed_by) & failed and e.title]
+    chosen = select(probes)
+    if not candidates or len(chosen) < MIN_PROBES:
+        return None
+    deadline = time.monotonic() + SECONDS
+    matches: dict[str, bool] = {}  # entry name -> whether it also matched bit for bit
+    for entry in candidates:
+        verdict = _replay(entry, _compiled(entry.path, reference / f"{exercise}.py"), chosen, deadline)
+        if verdict is None:
+            return None  # out of time: not every candidate was heard, so nothing is said
+        if verdict:
+            matches[entry.name] = verdict == "exact"
+    winner = _single(candidates, matches)
+    return None if winner is None else Diagnosis(winner.name, winner.title, winner.sentence, winner.hint,
+                                                 len(chosen), len(chosen))
+
+
+def select(probes: list[Probe]) -> list[Probe]:
+    """At most MAX_PROBES probes, taken in turn from every check, so each check has its say."""
+    by_check: dict[str, list[Probe]] = {}
+    for probe in probes:
+        by_check.setdefault(probe.check, []).append(probe)
+    chosen: list[Probe] = []
+    queues = list(by_check.values())
+    while queues and len(chosen) < MAX_PROBES:
+        for queue in queues:
+            if queue and len(chosen) < MAX_PROBES:
+                chosen.append(queue.pop(0))
+        queues = [q for q in queues if q]
+    return chosen
+
+
+def _single(candidates: list[Entry], matches: dict[str, bool]) -> Entry | None:
+    named = {e.name: e for e in candidates}
+    names = sorted(matches)
+    if len(names) > 1 and sum(matches.values()) == 1:
+        names = [n for n in names if matches[n]]
+    if not names:
+        return None
+    first = named[names[0]]
+    if all(n == first.name or n in first.same_as or first.name in named[n].same_as for n in names):
+        return first
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _mistakes(catalogue: Path) -> tuple[Entry, ...]:
+    """The catalogue's mistakes, read once per process (a pool process grades many students)."""
+    return tuple(load_entries(catalogue, Kind.MISTAKE))
+
+
+@functools.lru_cache(maxsize=512)
+def _compiled(entry_path: Path, reference_path: Path):
+    """The reference with the entry appended, compiled once per process; run fresh per student."""
+    source = compose(reference_path.read_text(encoding="utf-8"), entry_path.read_text(encoding="utf-8"))
+    return compile(source, str(entry_path), "exec")
+
+
+def _replay(entry: Entry, code, probes: list[Probe], deadline: float):
+    """"exact", "close", False (a probe differs) or None (out of time)."""
+    namespace: dict = {"__name__": f"_catalogue_{entry.exercise}_{entry.name}"}
+    state = np.random.get_state()  # a mistake may draw from the global generator
+    exact = True
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exec(code, namespace)
+            for probe in probes:
+                if time.monotonic() > deadline:
+                    return None
+                verdict = _compare(probe, _run(namespace, probe), entry.compare == "values")
+                if not verdict:
+                    return False
+                exact = exact and verdict == "exact"
+    finally:
+        np.random.set_state(state)
+    return "exact" if exact else "close"
+
+
+def _run(namespace: dict, probe: Probe) -> dict:
+    logs: list = []
+
+    def materialize(value):
+        if isinstance(value, codec.RngSpec):
+            generator, log = draws.recording_generator(value.seed)
+            logs.append(log)
+            return generator
+        return value
+
+    args = [materialize(a) for a in copy.deepcopy(probe.args)]
+    kwargs = {k: materialize(v) for k, v in copy.deepcopy(probe.kwargs).items()}
+    function = namespace.get(probe.function)
+    if not callable(function):
+        return {"raised": ("AttributeError", "builtins.AttributeError")}
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")  # as the worker does: a warning is part of the outcome
+            value = function(*args, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - the mistake's exception is the outcome compared
+        lineage = tuple(f"{c.__module__}.{c.__qualname__}" for c in type(exc).__mro__)
+        return {"raised": (type(exc).__name__, builtin_ancestor(lineage)), "draws": _logs(logs)}
+    result = {"value": _through_codec(value), "draws": _logs(logs), "warned": bool(caught)}
+    if probe.return_args:
+        result["args_after"] = _through_codec([a for a in args if not isinstance(a, np.random.Generator)])
+    return result
+
+
+def _logs(logs: list) -> list:
+    try:
+        return draws.decode_logs(copy.deepcopy(logs))
+    except codec.CodecError:
+        return [["unreadable"]]
+
+
+def _through_codec(value: object) -> object:
+    """The value as the grader would have received it from a worker."""
+    try:
+        return codec.decode(codec.encode(value))
+    except codec.CodecError:
+        return ("unencodable", type(value).__name__)
+
+
+def _compare(probe: Probe, mine: dict, values: bool = True) -> str | bool:
+    """How the student's outcome compares with the mistake's; ``values=False`` compares the
+    numbers' types and shapes only (never "exact", so a mistake that also matches them wins)."""
+    theirs = probe.outcome
+    if theirs.raised[0] or "raised" in mine:
+        return "exact" if mine.get("raised") == theirs.raised else False
+    verdicts = [same(theirs.value, mine["value"]) if values else
+                (same(_shapes(theirs.value), _shapes(mine["value"])) and "close")]
+    if theirs.warned != mine["warned"]:
+        return False
+    if theirs.draws or any(mine["draws"]):
+        verdicts.append(same(list(theirs.draws), mine["draws"]))
+    if probe.return_args and theirs.args_after is not None:
+        student_args = [a for a, sent in zip(theirs.args_after, probe.args) if not isinstance(sent, codec.RngSpec)]
+        verdicts.append(same(student_args, mine.get("args_after")))
+    if not all(verdicts):
+        return False
+    return "exact" if all(v == "exact" for v in verdicts) else "close"
+
+
+def _shapes(value: object) -> object:
+    """A value with every number replaced by its type (and every array by its dtype and shape)."""
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype.str, value.shape)
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [_shapes(v) for v in value])
+    if isinstance(value, (int, float, np.generic)) and not isinstance(value, bool):
+        return type(value).__name__
+    return value
+
+
+def same(a: object, b: object) -> str | bool:
+    """"exact" when equal bit for bit, "close" within RTOL, else False; types must agree."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, np.ndarray):
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return False
+        if np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"):
+            return "exact"
+        if a.dtype.kind not in "fc":
+            return False
+        scale = float(np.nanmax(np.abs(b[np.isfinite(b)]), initial=0.0))
+        close = np.allclose(a, b, rtol=RTOL, atol=RTOL * scale * 1e-3, equal_nan=True)
+        return "close" if close else False
+    if isinstance(a, (float, np.floating)):
+        if a == b or (np.isnan(a) and np.isnan(b)):
+            return "exact"
+        return "close" if np.isfinite(a) and np.isfinite(b) and abs(a - b) <= RTOL * abs(b) else False
+    if isinstance(a, (list, tuple)):
+        if len(a) != len(b):
+            return False
+        verdicts = [same(x, y) for x, y in zip(a, b)]
+        return False if not all(verdicts) else ("exact" if all(v == "exact" for v in verdicts) else "close")
+    if isinstance(a, dict):
+        if list(a) != list(b):
+            return False
+        return same(list(a.values()), list(b.values()))
+    try:
+        return "exact" if bool(a == b) else False
+    except (TypeError, ValueError):
+        return False

@@ -1,0 +1,73 @@
+"""What the student's function was given and what it answered, call by call, for the diagnosis.
+
+The ``student`` fixture hands checks a :class:`RecordingModule`: a
+:class:`~autograder.client.StudentModule` that also keeps, for each call, a copy of its inputs
+and the student's outcome (value, draw log, arguments after the call, or the exception's type).
+:mod:`autograder.diagnose` replays these calls on the catalogued mistakes, on the trusted side.
+Calls that timed out or crashed the worker say nothing about the function's behaviour and are
+not kept.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from .client import StudentModule
+from .problems import StudentRaised
+
+PER_CHECK = 40  # the first calls of each check: enough for matching, bounded in memory
+TOTAL = 1200
+
+
+@dataclass(frozen=True)
+class Outcome:
+    value: object = None
+    raised: tuple[str, str] = ("", "")  # (type name, first built-in ancestor), or empty
+    draws: tuple = ()
+    args_after: list | None = None
+    kwargs_after: dict | None = None
+    warned: bool = False  # whether the call raised a warning (a division by zero, say)
+
+
+@dataclass(frozen=True)
+class Probe:
+    check: str
+    hidden: bool  # a hidden check's call: used for matching, never shown
+    function: str
+    args: tuple
+    kwargs: dict
+    return_args: bool
+    outcome: Outcome
+
+
+def builtin_ancestor(mro: tuple[str, ...]) -> str:
+    """The first built-in class in a lineage of qualified names: what a caller's except sees."""
+    return next((name for name in mro if name.startswith("builtins.")), "")
+
+
+@dataclass
+class RecordingModule(StudentModule):
+    probes: list = field(default_factory=list)
+    check: str = ""
+    hidden: bool = False
+    _counts: dict = field(default_factory=dict)
+
+    def call(self, function: str, *args, return_args: bool = False, **kwargs):
+        keep = self.check and len(self.probes) < TOTAL and self._counts.get(self.check, 0) < PER_CHECK
+        sent = copy.deepcopy((args, kwargs)) if keep else None
+        try:
+            result = super().call(function, *args, return_args=return_args, **kwargs)
+        except StudentRaised as exc:
+            if keep:
+                self._keep(function, sent, return_args, Outcome(raised=(exc.exc_type, builtin_ancestor(exc.exc_mro))))
+            raise
+        if keep:
+            self._keep(function, sent, return_args,
+                       Outcome(value=result.value, draws=result.draws, args_after=result.args_after,
+                               kwargs_after=result.kwargs_after, warned=bool(result.warnings)))
+        return result
+
+    def _keep(self, function: str, sent: tuple, return_args: bool, outcome: Outcome) -> None:
+        self._counts[self.check] = self._counts.get(self.check, 0) + 1
+        self.probes.append(Probe(self.check, self.hidden, function, sent[0], sent[1], return_args, outcome))

@@ -1,0 +1,176 @@
+"""Diagnosis from the catalogue: every mistake is named, nothing else is, and nothing hidden shows."""
+
+from __future__ import annotations
+
+import json
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from autograder.catalogue import compose
+from autograder.diagnose import diagnose, same
+from autograder.probes import Outcome, Probe
+from autograder.runner import grade_batch
+from conftest import MUTANTS, SOLUTIONS, VARIANTS, settings
+from hint_scan import code_in
+
+BY_KEY = {m.key: m for m in MUTANTS}
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=[m.key for m in MUTANTS])
+def test_every_mistake_has_a_title_a_sentence_and_a_hint_that_gives_no_code(mutant):
+    assert mutant.title and not mutant.title.endswith("."), f"{mutant.path}: TITLE, a short name without a full stop"
+    assert mutant.sentence.endswith("."), f"{mutant.path}: EXPLANATION, one sentence for the student"
+    assert mutant.hint.endswith((".", "?")), f"{mutant.path}: HINT, pointing at the idea"
+    assert code_in(mutant.hint) == [], f"{mutant.path}: the hint hands over code"
+    assert all(f"{mutant.exercise}--{name}" in BY_KEY for name in mutant.same_as), f"{mutant.path}: SAME_AS names no mistake"
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=[m.key for m in MUTANTS])
+def test_every_mistake_graded_as_a_submission_is_diagnosed_by_its_name(validation, mutant):
+    names = {mutant.name, *mutant.same_as}
+    diagnosed = validation.diagnosed[mutant.key]
+    assert diagnosed and all(d in names for d in diagnosed), f"diagnosed as {diagnosed}, expected one of {names}"
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=[v.key for v in VARIANTS])
+def test_a_correct_variant_gets_no_diagnosis(validation, variant):
+    assert validation.diagnosed[variant.key] and set(validation.diagnosed[variant.key]) == {""}
+
+
+def test_two_mistakes_in_two_exercises_get_both_diagnoses_and_a_crash_gets_none(tmp_path):
+    """One submission: two catalogued mistakes, and a third file whose function raises on every call."""
+    folder = tmp_path / "student"
+    folder.mkdir()
+    for key in ("scalar_chain--off_by_one_depth", "residual--ignores_the_flag"):
+        entry = BY_KEY[key]
+        (folder / f"{entry.exercise}.py").write_text(
+            compose((SOLUTIONS / f"{entry.exercise}.py").read_text(), entry.path.read_text()))
+    (folder / "init_std.py").write_text("def init_std(kind, fan_in, fan_out):\n    raise RuntimeError('no')\n")
+    (graded,) = grade_batch([("two", folder)], settings(only_submitted=True), jobs=1)
+    found = {e.name: e.diagnosis.mistake if e.diagnosis else "" for e in graded.exercises if e.max_score}
+    assert found == {"scalar_chain": "off_by_one_depth", "residual": "ignores_the_flag", "init_std": ""}
+    diagnosis = next(e.diagnosis for e in graded.exercises if e.name == "scalar_chain")
+    assert diagnosis.headline == (f"Your function behaves exactly like a known mistake: {BY_KEY['scalar_chain--off_by_one_depth'].title} "
+                                  f"(it matched on {diagnosis.probes} of {diagnosis.probes} inputs).")
+    assert diagnosis.probes >= 5
+
+
+def _probes(outcome_of, calls, hidden=False):
+    return [Probe("test_x", hidden, "scalar_gradient_chain", args, {}, False, Outcome(value=outcome_of(*args)))
+            for args in calls]
+
+
+def _catalogue(tmp_path: Path, names: dict[str, str]) -> Path:
+    """A one-exercise catalogue: name -> the body of scalar_gradient_chain."""
+    folder = tmp_path / "catalogue" / "scalar_chain" / "mistakes"
+    folder.mkdir(parents=True)
+    for name, body in names.items():
+        (folder / f"{name}.py").write_text(
+            f'"""A test entry."""\n\nKILLED_BY = ("test_x",)\nTITLE = "{name}"\nEXPLANATION = "It does {name}."\n'
+            f'HINT = "Think."\n\n\ndef scalar_gradient_chain(depth, layer_scale):\n    {body}\n')
+    return tmp_path / "catalogue"
+
+
+HIDDEN_CALLS = [(987654 % 7 + d, 0.123456789) for d in range(8)]
+
+
+def test_hidden_inputs_never_appear_in_a_diagnosis(tmp_path):
+    catalogue = _catalogue(tmp_path, {"one_too_few": "return float(layer_scale) ** (depth - 1)"})
+    probes = _probes(lambda d, s: float(s) ** (d - 1), HIDDEN_CALLS, hidden=True)
+    found = diagnose("scalar_chain", probes, {"test_x"}, catalogue, SOLUTIONS)
+    assert found is not None and found.mistake == "one_too_few"
+    text = " ".join((found.headline, found.explanation, found.hint))
+    for depth, scale in HIDDEN_CALLS:
+        for value in (repr(scale), repr(float(scale) ** (depth - 1)), "0.1234"):
+            assert value not in text
+
+
+def test_two_mistakes_that_match_equally_give_no_diagnosis(tmp_path):
+    catalogue = _catalogue(tmp_path, {"first": "return float(layer_scale) ** (depth - 1)",
+                                      "second": "return float(layer_scale) ** (depth - 1) + 0.0"})
+    probes = _probes(lambda d, s: float(s) ** (d - 1), HIDDEN_CALLS)
+    assert diagnose("scalar_chain", probes, {"test_x"}, catalogue, SOLUTIONS) is None
+
+
+def test_no_diagnosis_from_too_few_probes_or_checks_that_passed(tmp_path):
+    catalogue = _catalogue(tmp_path, {"one_too_few": "return float(layer_scale) ** (depth - 1)"})
+    probes = _probes(lambda d, s: float(s) ** (d - 1), HIDDEN_CALLS)
+    assert diagnose("scalar_chain", probes[:4], {"test_x"}, catalogue, SOLUTIONS) is None
+    assert diagnose("scalar_chain", probes, {"test_other"}, catalogue, SOLUTIONS) is None
+
+
+def test_a_student_that_differs_on_one_probe_is_not_diagnosed(tmp_path):
+    catalogue = _catalogue(tmp_path, {"one_too_few": "return float(layer_scale) ** (depth - 1)"})
+    probes = _probes(lambda d, s: float(s) ** (d - 1) if d < 5 else 0.0, HIDDEN_CALLS)
+    assert diagnose("scalar_chain", probes, {"test_x"}, catalogue, SOLUTIONS) is None
+
+
+def test_the_comparison_minds_types_dtypes_and_the_last_bits():
+    assert same(1.0, 1.0) == "exact" and same(1, 1.0) is False
+    assert same(0.1 + 0.2, 0.3) == "close" and same(1.0, 1.001) is False
+    assert same(float("nan"), float("nan")) == "exact"
+    assert same(np.ones(3), np.ones(3, dtype=np.float32)) is False
+    assert same(np.ones(3), np.ones(4)) is False
+    assert same([1.0, 2.0], (1.0, 2.0)) is False
+
+
+
+def test_a_diagnosis_leads_its_exercise_and_replaces_the_checks_hints_in_every_form():
+    from dataclasses import replace as with_
+
+    from autograder.model import CheckResult, Diagnosis, exercise_result, student_result
+    from autograder.render.documents import render_html, render_markdown
+    from autograder.render.terminal import render_terminal
+    from autograder.view import report_view
+    from conftest import ROOT
+
+    checks = (CheckResult("test_a", "A.", 0.0, 1.0, "failed", "f(1) returned 2.0; expected 1.0.",
+                          "A hint written for another cause."),
+              CheckResult("test_b", "B.", 1.0, 1.0, "passed"))
+    diagnosis = Diagnosis("off_by_one_depth", "one layer too few", "Your function counts one layer fewer.",
+                          "Count the factors.", 12, 12)
+    exercise = exercise_result("scalar_chain", "Chain", checks, diagnosis=diagnosis)
+    view = report_view(student_result("ada", (exercise,)), 1, "process")
+    shown = view.exercises[0]
+    assert shown.diagnosis == ("Your function behaves exactly like a known mistake: one layer too few "
+                               "(it matched on 12 of 12 inputs).")
+    assert [c.hint for c in shown.checks] == ["", ""] and shown.checks[0].message  # the values still show
+    forms = (render_terminal(view, width=200), render_markdown(view, ROOT / "templates"),
+             render_html(view, ROOT / "templates"))
+    for text in forms:
+        assert "one layer too few" in text and "Count the factors." in text
+        assert "A hint written for another cause." not in text
+        assert text.index("one layer too few") < text.index("returned 2.0")
+    undiagnosed = report_view(student_result("ada", (with_(exercise, diagnosis=None),)), 1, "process")
+    assert undiagnosed.exercises[0].checks[0].hint == "A hint written for another cause."
+
+
+def test_gradescope_says_the_diagnosis_once_and_drops_the_checks_hints():
+    from autograder.gradescope import gradescope_results
+    from autograder.model import CheckResult, Diagnosis, exercise_result, student_result
+
+    check = CheckResult("test_a", "A.", 0.0, 1.0, "failed", "f(1) returned 2.0.", "A hint for another cause.")
+    diagnosis = Diagnosis("off_by_one_depth", "one layer too few", "It counts one fewer.", "Count the factors.", 9, 9)
+    student = student_result("ada", (exercise_result("scalar_chain", "Chain", (check,), diagnosis=diagnosis),))
+    results = gradescope_results(student, 1, "process", 1.0)
+    text = json.dumps(results)
+    assert "one layer too few" in results["output"] and "Count the factors." in results["output"]
+    assert "A hint for another cause." not in text and text.count("Count the factors.") == 1
+
+
+def test_validate_reports_a_mistake_the_diagnosis_misses_and_a_variant_it_names():
+    from autograder.render.validation import render_validation
+    from autograder.validate import Validation
+
+    mistake, variant = MUTANTS[0], VARIANTS[0]
+    result = Validation((1,), (), {}, {}, (mistake,), (variant,), (),
+                        {mistake.key: ("",), variant.key: (mistake.name,)})
+    assert result.misdiagnosed() == [(mistake.key, ("",)), (variant.key, (mistake.name,))]
+    text = render_validation(result)
+    assert f"DIAGNOSIS: {mistake.key} was diagnosed as nothing" in text
+    assert f"DIAGNOSIS: {variant.key} was diagnosed as {mistake.name}" in text
+    fine = Validation((1,), (), {}, {}, (mistake,), (variant,), (), {mistake.key: (mistake.name,), variant.key: ("",)})
+    assert fine.misdiagnosed() == [] and "DIAGNOSIS" not in render_validation(fine)
