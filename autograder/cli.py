@@ -130,7 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="where results.json, gradebook.csv and reports/ go: a new or empty folder, or one an "
                             "earlier grade wrote (its students are kept and the ones graded now replaced)")
     grade.add_argument("--only", nargs="+", metavar="ID",
-                       help="grade only these students of SUBMISSIONS (put it after SUBMISSIONS)")
+                       help="grade only these students of SUBMISSIONS, from scratch even where results are stored "
+                            "(put it after SUBMISSIONS)")
     grade.add_argument("--fresh", action="store_true",
                        help="drop the results stored in OUT and start over, with a new seed unless --seed is given")
     grade.add_argument("--jobs", type=at_least_one, default=_cores(), help="students graded at once (default: %(default)s)")
@@ -419,7 +420,8 @@ def _grade_with_progress(students, course, graders, settings, store, described, 
         progress[0].done(f"{one_line(result.id)}: {result.score:g}/{result.max_score:g}")
 
     try:
-        return grade_incrementally(students, course, graders, settings, store, grade, described, start, done)
+        return grade_incrementally(students, course, graders, settings, store, grade, described,
+                                   frozenset(args.only or ()), start, done)
     finally:
         if progress:
             progress[0].close()

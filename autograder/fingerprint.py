@@ -30,11 +30,13 @@ def _digest(*parts: bytes | str) -> str:
 
 
 def _files(folder: Path, skip: set[str]) -> list[bytes | str]:
-    """Every file under ``folder`` but ``skip``, as name and content, in a stable order."""
+    """Every file under ``folder`` but ``skip`` and caches, as name and content, in a stable order."""
     parts: list[bytes | str] = []
     for path in sorted(folder.rglob("*")):
         relative = path.relative_to(folder)
-        if "__pycache__" in relative.parts or path.name in skip or not path.is_file():
+        # pytest's own caches (__pycache__, .pytest_cache) change with every run and grade nothing
+        if any(part == "__pycache__" or part.startswith(".") for part in relative.parts) or path.name in skip \
+                or not path.is_file():
             continue
         parts += [relative.as_posix(), path.read_bytes()]
     return parts

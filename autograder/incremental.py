@@ -47,12 +47,12 @@ def _reusable(stored: Stored | None, key: str) -> bool:
 
 
 def plan(students: list[tuple[str, Path]], course: tuple[Exercise, ...], graders: dict[str, str],
-         store: ResultStore) -> tuple[list[Task], dict[str, dict[str, str]]]:
-    """What must be graded now, and every student's exercise keys."""
+         store: ResultStore, regrade: frozenset[str] = frozenset()) -> tuple[list[Task], dict[str, dict[str, str]]]:
+    """What must be graded now (all of ``regrade``'s exercises), and every student's exercise keys."""
     tasks, keys = [], {}
     for sid, folder in students:
         keys[sid] = exercise_keys(folder, course, graders, MAX_SOURCE_BYTES)
-        stored = store.read(sid)
+        stored = {} if sid in regrade else store.read(sid)
         todo = tuple(e.name for e in course if not _reusable(stored.get(e.name), keys[sid][e.name]))
         if todo and any(_timed_out(s.result) for s in stored.values()):
             # A submission's time budget is shared by its exercises: a timeout kept beside a
@@ -115,10 +115,10 @@ def assemble(student_id: str, folder: Path, course: tuple[Exercise, ...], keys: 
 
 def grade_incrementally(students: list[tuple[str, Path]], course: tuple[Exercise, ...], graders: dict[str, str],
                         settings: Settings, store: ResultStore, grade: Grade, sandbox: str,
-                        on_start: Callable[[int], None] = lambda total: None,
+                        regrade: frozenset[str] = frozenset(), on_start: Callable[[int], None] = lambda total: None,
                         on_done: Callable[[StudentResult], None] = lambda result: None) -> Outcome:
-    """Every student's result, grading only the exercises the store does not already hold."""
-    tasks, keys = plan(students, course, graders, store)
+    """Every student's result, grading only the exercises the store does not already hold (and ``regrade``'s)."""
+    tasks, keys = plan(students, course, graders, store, regrade)
     on_start(len(tasks))
     failed = grade_planned(tasks, settings, keys, store, grade, sandbox, on_done)
     results = []
