@@ -73,6 +73,8 @@ output folder:
   exercise, total, max, percent, status, report path) and reports/<name>.html and .md per student.
   Grading into a folder an earlier run wrote merges by student id: stored students are kept,
   the ones graded now are replaced, and every file is rewritten for the merged class.
+  OUT/.store keeps every exercise result as soon as it is known, keyed by the file, its grader,
+  the reference and the settings: a rerun grades only what changed, and a stopped run resumes.
   All students in one folder share one seed, isolation, kit version and exercise list: without
   --seed the stored seed is used; anything that differs is refused unless you pass --fresh.
   A folder that is not empty and holds no results.json of the kit's is refused, never overwritten.
