@@ -54,7 +54,7 @@ class Exit(enum.IntEnum):
     FOUND = 1  # check: a check did not pass; validate: a hole, a flake or a false rejection
     BAD_INPUT = 2  # bad usage or input, or a host that cannot grade: one sentence on stderr
     REFUSED = 3  # grade will not run student code without bubblewrap
-    INTERRUPTED = 130  # Ctrl-C: nothing was written
+    INTERRUPTED = 130  # Ctrl-C: no output written (grade keeps what it stored in OUT/.store)
 DEFAULT_FOLDER = "exercises"
 
 EXIT_CODES = """\
