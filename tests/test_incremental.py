@@ -196,3 +196,8 @@ def test_a_damaged_record_is_regraded_never_trusted(tmp_path):
     calls.clear()
     again = grade_incrementally(students, COURSE, keys, chosen, store, counting(calls), "process")
     assert calls == [(["amara_okafor"], ())] and again.results[0].score == again.results[0].max_score > 0
+
+
+def test_jobs_default_to_the_cores_this_process_may_use(tmp_path):
+    args = cli.build_parser().parse_args(["grade", str(tmp_path), "--out", str(tmp_path / "out")])
+    assert args.jobs == len(os.sched_getaffinity(0))
