@@ -47,8 +47,8 @@ def graded_now(stdout):
     return int(stdout.rsplit("(", 1)[1].split(" graded now")[0])
 
 
-def grade(capsys, submissions, out, *extra):
-    code = cli.main(["grade", str(submissions), "--out", str(out), *FAST, *extra])
+def grade(capsys, submissions, out, *extra, seed=("--seed", "7")):
+    code = cli.main(["grade", str(submissions), "--out", str(out), *FAST[:-2], *seed, *extra])
     text, err = capsys.readouterr()
     assert code == 0, err
     return text
@@ -102,28 +102,52 @@ def test_fresh_ignores_the_store(capsys, reference_run, tmp_path):
     assert without_times(tmp_path / "out") == without_times(out)
 
 
-def test_a_run_killed_halfway_resumes_and_ends_as_an_uninterrupted_run(capsys, reference_run, tmp_path):
-    submissions, out = reference_run
-    target = tmp_path / "out"
+def kill_once_a_student_is_stored(submissions, target, *extra):
+    """Start `grade.py grade` and SIGKILL it, with everything it started, once its first student is stored."""
     command = [sys.executable, str(ROOT / "grade.py"), "grade", str(submissions), "--out", str(target), *FAST,
-               "--jobs", "1"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             start_new_session=True)
+               "--jobs", "1", *extra]
+    store = target / STORE
+    before = {p.name for p in store.glob("*.json")} if store.is_dir() else set()
+    child = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
-        while not [p for p in (target / STORE).glob("*.json") if p.name != "run.json"]:
+
+        def stored_now():
+            # a --fresh run first forgets the store and marks itself as replacing the results
+            fresh = "--fresh" not in extra or b'"replacing": true' in (store / "run.json").read_bytes()
+            return fresh and [p for p in store.glob("*.json") if p.name != "run.json" and
+                              ("--fresh" in extra or p.name not in before)]
+        while not (store.is_dir() and (store / "run.json").is_file() and stored_now()):
             assert child.poll() is None, "the run ended before any student was stored"
             assert time.monotonic() < deadline, "no student was stored in two minutes"
             time.sleep(0.05)
     finally:
         os.killpg(child.pid, signal.SIGKILL)  # the run and every process it started
         child.wait()
+
+
+def test_a_run_killed_halfway_resumes_and_ends_as_an_uninterrupted_run(capsys, reference_run, tmp_path):
+    submissions, out = reference_run
+    target = tmp_path / "out"
+    kill_once_a_student_is_stored(submissions, target)
     assert not (target / "results.json").exists()  # it really was stopped halfway
     text = grade(capsys, submissions, target, "--jobs", "1")
     assert 1 <= graded_now(text) <= 2 and "3 kept" not in text
     assert without_times(target) == without_times(out)
     assert sorted(p.name for p in (target / "reports").iterdir()) == sorted(p.name for p in (out / "reports").iterdir())
+
+
+def test_a_killed_fresh_run_resumes_on_its_own_terms(capsys, reference_run, tmp_path):
+    submissions, out = reference_run
+    shutil.copytree(out, tmp_path / "out")
+    gone = make_class(tmp_path / "class", "amara_okafor", "ben_carter")  # fatima is dropped by --fresh
+    kill_once_a_student_is_stored(gone, tmp_path / "out", "--fresh", "--seed", "8")
+    text = grade(capsys, gone, tmp_path / "out", "--jobs", "1", seed=())  # no --seed: the stopped run's
+    assert graded_now(text) == 1
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert results["seed"] == 8 and [s["id"] for s in results["students"]] == ["amara_okafor", "ben_carter"]
+    assert not (tmp_path / "out" / "reports" / "fatima_haddad.html").exists()
 
 
 def counting(calls):
