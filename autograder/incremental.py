@@ -124,8 +124,8 @@ def grade_incrementally(students: list[tuple[str, Path]], course: tuple[Exercise
     results = []
     for sid, folder in students:
         result = failed.get(sid) or assemble(sid, folder, course, keys[sid], store)
-        if result is None:  # the folder changed while it was graded: say so rather than mix two versions
-            result = failed_student(sid, course, "The submission changed while it was graded; grade it again.")
+        if result is None:  # a grader that returned fewer exercises than asked: never shown as complete
+            result = failed_student(sid, course, "Not every exercise of this submission was graded; grade it again.")
         if sid in failed:
             result = replace(result, graded=_now(), sandbox=sandbox)
         results.append(result)
