@@ -23,7 +23,7 @@ from .budget import Budget
 from .client import StudentModule
 from .figures import record_all
 from .model import PENDING_LABEL, Status
-from .properties import Cases
+from .properties import Cases, use_cache_home
 from .problems import CheckFailed, StudentProblem, StudentRaised
 from .quiet import QuietLock
 
@@ -49,6 +49,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "points(n): how many points the check is worth")
     config.addinivalue_line("markers", "hidden: compares with the reference solution; not shipped to students")
+    use_cache_home()
 
 
 def _reference_dir(config: pytest.Config) -> Path | None:

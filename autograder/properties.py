@@ -17,9 +17,13 @@ from __future__ import annotations
 
 import copy
 import functools
+import os
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis import HealthCheck, Phase, Verbosity, example, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
@@ -31,6 +35,17 @@ HIDDEN_EXAMPLES = 150
 # A timeout, crash or unreadable reply ends the whole check: replaying it while shrinking would
 # only cost another timeout per step.
 _FATAL = (StudentTimeout,)
+
+
+def use_cache_home() -> None:
+    """Keep Hypothesis's own files (its unicode tables) in the user's cache, never in the folder
+    grading was started from: that may be the kit, a class folder or a read-only checkout."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gradient-kit" / "hypothesis"
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+    except OSError:  # no writable home: a private folder of this process
+        cache = Path(tempfile.mkdtemp(prefix="gradient-kit-hypothesis-"))
+    set_hypothesis_home_dir(str(cache))
 
 
 @dataclass(frozen=True)

@@ -109,6 +109,9 @@ NEAR_NAMES = ("Xavier", "XAVIER", "He", "HE", "hE", " he", "he ", "xavier ", " x
               "xavi", "h", "e", "x", "", " ", "hello", "hex", "heh", "xaviers", "xavierx", "xavier-uniform",
               "xavier he", "he xavier", "avier", "vier", "xavie", "hee", "the", "she", "xavier\x00", "he.",
               "ｈｅ", "хavier", "xavıer")
+# Every near name is tried on every seed, not only when a draw happens to pick it; a regex's $
+# also matches before one trailing newline, so each valid name gets every trailing whitespace.
+TRAILING = tuple(name + tail for name in VALID for tail in ("\n", "\r", "\t", "\r\n", "\x0b", "\x0c"))
 
 
 def _variants(name: str) -> st.SearchStrategy:
@@ -168,8 +171,8 @@ def expect_contract(student, case, expected_for):
 def test_every_call_keeps_the_contract(student, cases):
     """For every kind string and fan sizes >= 1: "xavier" and "he" give a float within 1e-9 of the formula, anything else raises ValueError."""
     cases.check(CALLS, lambda case: expect_contract(student, case, formula), describe=describe,
-                explicit=[("he", 10 ** 15, 1), ("xavier", 1, 1), ("xavier_uniform", 64, 64), ("xav", 64, 64),
-                          (" he", 64, 64), ("He", 64, 64)])
+                explicit=[("he", 10 ** 15, 1), ("xavier", 1, 1),
+                          *((kind, 64, 64) for kind in NEAR_NAMES + TRAILING)])
 
 
 @pytest.mark.points(3)

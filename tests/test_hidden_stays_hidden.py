@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import textwrap
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -83,6 +84,17 @@ def numbers(value, found: list) -> list:
     return found
 
 
+def _simple(value: float) -> bool:
+    """A short decimal, or a root of a small fraction: what simple public inputs give too (a
+    drawn case starts from 0, 1 and 3 like a public one), never what a random draw gives."""
+    if len(repr(value).lstrip("-").split("e")[0].replace(".", "").strip("0")) <= 8:
+        return True
+    if not 1e-150 < abs(value) < 1e150:
+        return False
+    square = value * value
+    return abs(float(Fraction(square).limit_denominator(1000)) - square) <= 1e-12 * square
+
+
 def needles(values: list) -> set[str]:
     """How a hidden number would read if it leaked: in full and at 6 digits, where that is distinctive."""
     found = set()
@@ -92,8 +104,10 @@ def needles(values: list) -> set[str]:
                 found.add(str(int(value)))
             continue
         value = float(value)
-        if not np.isfinite(value) or abs(value * value - round(value * value)) < 1e-9:
-            continue  # 0.5, 2.25 or sqrt(12) (the start norm of ones(12)) follow from public facts
+        if not np.isfinite(value):
+            continue
+        if _simple(value):
+            continue  # 0.5, 1.050625, sqrt(12) or 1/sqrt(3) follow from public cases as well
         for text, least in ((repr(value), 8), (f"{value:.6g}", 6)):
             digits = text.lstrip("-").split("e")[0].replace(".", "").lstrip("0")
             if len(digits) >= least:  # 0.614271 comes from nowhere else; 1.4227 could
@@ -107,6 +121,7 @@ def leaked_search(tmp_path_factory):
     log = work / "reference.log"
     reference = spying_reference(work / "reference", log)
     recorded: list = []
+    public: list = []
     real_call = client.StudentModule.call
 
     def recording_call(self, function, *args, **kwargs):
@@ -115,6 +130,8 @@ def leaked_search(tmp_path_factory):
         # Only the call phase: in teardown the plugin draws the plots, from public inputs.
         if current.split("::")[-1].split(" ")[0] in HIDDEN and current.endswith("(call)"):
             recorded.extend(numbers([list(args), kwargs, result.value], []))
+        else:  # a public check or a plot may show these; a hidden case can meet the same simple input
+            public.extend(numbers([list(args), kwargs, result.value], []))
         return result
 
     client.StudentModule.call = recording_call
@@ -132,7 +149,7 @@ def leaked_search(tmp_path_factory):
     for student in batch.students:
         view = report_view(student, batch.seed, batch.isolation)
         texts[f"terminal {student.id}"] = render_terminal(view, width=100, verbose=True)
-    return needles(recorded), texts, batch
+    return needles(recorded) - needles(public), texts, batch
 
 
 def find(needle_set: set[str], texts: dict[str, str]) -> list[tuple[str, str]]:
