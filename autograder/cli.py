@@ -343,9 +343,11 @@ def run_grade(args: argparse.Namespace) -> int:
             graders = grader_keys(settings.graders_dir, settings.reference_dir, course,
                                   (settings.seed, settings.isolation, settings.call_timeout, settings.memory_mb))
             outcome = _grade_with_progress(students, course, graders, settings, store, described, args)
-            found = {s.id: s for s in intake.submissions}
-            results = [annotate(r, found[r.id]) for r in outcome.results]
-            batch = merge(stored, results, BatchResult(settings.seed, settings.isolation, (), __version__, _now(),
+            found, graded_at = {s.id: s for s in intake.submissions}, _now()
+            # Students graded now share the run's time, as one run's reports always have; the others keep theirs.
+            results = [annotate(replace(r, graded=graded_at) if r.id in outcome.graded_now else r, found[r.id])
+                       for r in outcome.results]
+            batch = merge(stored, results, BatchResult(settings.seed, settings.isolation, (), __version__, graded_at,
                                                        sandbox=described, call_timeout=settings.call_timeout,
                                                        memory_mb=settings.memory_mb))
             write_batch(batch, out, ROOT / "templates", previous=previous)
