@@ -344,9 +344,11 @@ def run_grade(args: argparse.Namespace) -> int:
                                   (settings.seed, settings.isolation, settings.call_timeout, settings.memory_mb))
             outcome = _grade_with_progress(students, course, graders, settings, store, described, args)
             found, graded_at = {s.id: s for s in intake.submissions}, _now()
-            # Students graded now share the run's time, as one run's reports always have; the others keep theirs.
-            results = [annotate(replace(r, graded=graded_at) if r.id in outcome.graded_now else r, found[r.id])
-                       for r in outcome.results]
+            # Students graded now share the run's time, as one run's reports always have; the others keep the
+            # time their reports showed (a record is stored a moment before its run's end stamps it).
+            shown = {s.id: s.graded for s in stored.students} if stored else {}
+            results = [annotate(replace(r, graded=graded_at if r.id in outcome.graded_now else
+                                        max(r.graded, shown.get(r.id, ""))), found[r.id]) for r in outcome.results]
             batch = merge(stored, results, BatchResult(settings.seed, settings.isolation, (), __version__, graded_at,
                                                        sandbox=described, call_timeout=settings.call_timeout,
                                                        memory_mb=settings.memory_mb))
