@@ -10,7 +10,6 @@ import argparse
 import datetime as dt
 import enum
 import difflib
-import itertools
 import os
 import secrets
 import shutil
@@ -27,6 +26,10 @@ from .intake import Submission, annotate, find_near_misses, read_submissions
 from .model import BatchResult, load_course
 from .output import check_writable_file, locked, within_boundary, write_atomic, write_batch
 from .regrade import diff_runs, load_run
+from .fingerprint import grader_keys
+from .incremental import Outcome, grade_incrementally
+from .progress import ProgressLine
+from .store import ResultStore, Terms
 from .stored import RunIdentity, check_mergeable, check_writable, merge, read_stored
 from .release import build_release
 from .mutation import mutation_test
@@ -51,7 +54,7 @@ class Exit(enum.IntEnum):
     FOUND = 1  # check: a check did not pass; validate: a hole, a flake or a false rejection
     BAD_INPUT = 2  # bad usage or input, or a host that cannot grade: one sentence on stderr
     REFUSED = 3  # grade will not run student code without bubblewrap
-    INTERRUPTED = 130  # Ctrl-C: nothing was written
+    INTERRUPTED = 130  # Ctrl-C: no output written (grade keeps what it stored in OUT/.store)
 DEFAULT_FOLDER = "exercises"
 
 EXIT_CODES = """\
@@ -70,11 +73,21 @@ output folder:
   exercise, total, max, percent, status, report path) and reports/<name>.html and .md per student.
   Grading into a folder an earlier run wrote merges by student id: stored students are kept,
   the ones graded now are replaced, and every file is rewritten for the merged class.
+  OUT/.store keeps every exercise result as soon as it is known, keyed by the file, its grader,
+  the reference and the settings: a rerun grades only what changed, and a stopped run resumes.
   All students in one folder share one seed, isolation, kit version and exercise list: without
   --seed the stored seed is used; anything that differs is refused unless you pass --fresh.
   A folder that is not empty and holds no results.json of the kit's is refused, never overwritten.
 
 """
+
+
+def _cores() -> int:
+    """The cores this process may run on (a container or taskset may allow fewer than the machine has)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # macOS and Windows
+        return os.cpu_count() or 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -119,10 +132,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="where results.json, gradebook.csv and reports/ go: a new or empty folder, or one an "
                             "earlier grade wrote (its students are kept and the ones graded now replaced)")
     grade.add_argument("--only", nargs="+", metavar="ID",
-                       help="grade only these students of SUBMISSIONS (put it after SUBMISSIONS)")
+                       help="grade only these students of SUBMISSIONS, from scratch even where results are stored "
+                            "(put it after SUBMISSIONS)")
     grade.add_argument("--fresh", action="store_true",
                        help="drop the results stored in OUT and start over, with a new seed unless --seed is given")
-    grade.add_argument("--jobs", type=at_least_one, default=os.cpu_count() or 1, help="students graded at once (default: %(default)s)")
+    grade.add_argument("--jobs", type=at_least_one, default=_cores(), help="students graded at once (default: %(default)s)")
     grade.add_argument("--canvas", type=Path, metavar="ROSTER.csv",
                        help="also write canvas.csv for Canvas's gradebook import, matched to this roster (a gradebook export)")
     grade.add_argument("--canvas-column", default="Gradient kit", help="the assignment column in canvas.csv (default: %(default)s)")
@@ -303,35 +317,49 @@ def run_grade(args: argparse.Namespace) -> int:
         # waits here, then grades on the terms (seed, limits) this one stored.
         with locked(out):
             stored = previous = read_stored(out)
+            store = ResultStore(out)
+            terms = store.terms()
+            if terms is not None and terms.replacing:
+                stored = None  # a --fresh run stopped before its end: its results replace the old ones
             if args.fresh and stored is not None and args.only:
                 dropped = len({s.id for s in stored.students} - set(args.only))
                 if dropped:
                     raise GradeError(f"--fresh with --only would drop the {dropped} other students stored in "
                                      f"{out}; leave out --only to regrade them all, or leave out --fresh.")
             if args.fresh:
-                stored = None
-            if stored is not None and args.seed is None:
-                settings = replace(settings, seed=stored.seed)  # one seed for the whole folder: see --seed
+                stored, terms = None, None
+                store.clear()
+            if args.seed is None and (stored is not None or terms is not None):
+                # one seed for the whole folder: see --seed
+                settings = replace(settings, seed=terms.seed if terms is not None else stored.seed)
             if stored is not None:
                 check_mergeable(stored, out, settings.seed, run)
+            store.begin(Terms(settings.seed, replacing=args.fresh or (terms is not None and terms.replacing)))
             kept = len({s.id for s in stored.students} - {i for i, _ in students}) if stored else 0
             for note in intake.notes:
                 sys.stderr.write(f"note: {one_line(note)}\n")
             sys.stderr.write(f"Grading {len(students)} students ({intake.layout}) on {len(course)} exercises · "
                              f"isolation: {described} · seed {settings.seed}"
                              f"{f' · keeping {kept} stored results in {out}' if kept else ''}\n")
-            results = _grade_with_progress(students, settings, args.jobs, args.executor, args.scheduler)
-            graded_at = _now()
-            found = {s.id: s for s in intake.submissions}
-            results = [replace(annotate(r, found[r.id]), graded=graded_at, sandbox=described) for r in results]
+            graders = grader_keys(settings.graders_dir, settings.reference_dir, course,
+                                  (settings.seed, settings.isolation, settings.call_timeout, settings.memory_mb))
+            outcome = _grade_with_progress(students, course, graders, settings, store, described, args)
+            found, graded_at = {s.id: s for s in intake.submissions}, _now()
+            # Students graded now share the run's time, as one run's reports always have; the others keep the
+            # time their reports showed (a record is stored a moment before its run's end stamps it).
+            shown = {s.id: s.graded for s in stored.students} if stored else {}
+            results = [annotate(replace(r, graded=graded_at if r.id in outcome.graded_now else
+                                        max(r.graded, shown.get(r.id, ""))), found[r.id]) for r in outcome.results]
             batch = merge(stored, results, BatchResult(settings.seed, settings.isolation, (), __version__, graded_at,
                                                        sandbox=described, call_timeout=settings.call_timeout,
                                                        memory_mb=settings.memory_mb))
             write_batch(batch, out, ROOT / "templates", previous=previous)
+            store.begin(Terms(settings.seed))  # results.json now holds this run: nothing left to replace
     rows = [(s.id, f"{s.score:g}/{s.max_score:g}", s.status) for s in results]
     sys.stdout.write(render_class_summary(rows, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ))
     sys.stdout.write(f"Wrote {out / 'results.json'}, {out / 'gradebook.csv'} and {len(batch.students)} reports "
-                     f"in {out / 'reports'} ({len(results)} graded now, {len(batch.students) - len(results)} kept).\n")
+                     f"in {out / 'reports'} ({len(outcome.graded_now)} graded now, {len(batch.students) - len(outcome.graded_now)} "
+                     f"kept).\n")
     if roster is not None:
         write_canvas(out, batch, roster, intake.submissions, args.canvas_column, args.canvas)
     return Exit.DONE
@@ -379,26 +407,31 @@ def run_gradescope(args: argparse.Namespace) -> int:
     return Exit.DONE
 
 
-def _grade_with_progress(students, settings, jobs, executor="local", scheduler=""):
-    if executor == "dask":
-        from .distributed import grade_on_dask
-        return grade_on_dask(students, settings, scheduler,
-                             lambda r: sys.stderr.write(f"graded {one_line(r.id)}: {r.score:g}/{r.max_score:g}\n"))
-    if not sys.stderr.isatty():
-        finished = itertools.count(1)
+def _grade_with_progress(students, course, graders, settings, store, described, args) -> Outcome:
+    """Grade what the store does not hold yet, with a progress line on stderr."""
+    def grade(chosen, chosen_settings, on_done):
+        if args.executor == "dask":
+            from .distributed import grade_on_dask
+            return grade_on_dask(chosen, chosen_settings, args.scheduler, on_done)
+        return grade_batch(chosen, chosen_settings, args.jobs, on_done)
 
-        def report(result):
-            sys.stderr.write(f"[{next(finished)}/{len(students)}] {one_line(result.id)}: "
-                             f"{result.score:g}/{result.max_score:g}\n")
-        return grade_batch(students, settings, jobs, report)
-    from rich.markup import escape
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    progress = []
 
-    with Progress(TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.description}"), transient=True) as progress:
-        task = progress.add_task("", total=len(students))
-        return grade_batch(students, settings, jobs,
-                           lambda result: progress.update(task, advance=1, description=escape(one_line(result.id))))
+    def start(total):
+        if total < len(students):
+            sys.stderr.write(f"{len(students) - total} students need no grading: their results are stored in "
+                             f"{args.out} under the same submission, graders and settings.\n")
+        progress.append(ProgressLine(total, sys.stderr, sys.stderr.isatty()))
+
+    def done(result):
+        progress[0].done(f"{one_line(result.id)}: {result.score:g}/{result.max_score:g}")
+
+    try:
+        return grade_incrementally(students, course, graders, settings, store, grade, described,
+                                   frozenset(args.only or ()), start, done)
+    finally:
+        if progress:
+            progress[0].close()
 
 
 def _unknown_command(word: str) -> str | None:
@@ -433,7 +466,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"error: {error}\n")
         return getattr(error, "exit_code", Exit.BAD_INPUT)
     except KeyboardInterrupt:
-        sys.stderr.write("error: interrupted; no results were written.\n")
+        sys.stderr.write("error: interrupted; the students graded so far are stored and the next grade run into the "
+                         "same folder resumes from them.\n" if args.command == "grade" else
+                         "error: interrupted; no results were written.\n")
         return Exit.INTERRUPTED
     except OSError as error:  # a folder that vanished or a disk that filled up mid-run: the host's
         where = f" ({error.filename})" if error.filename else ""

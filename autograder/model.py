@@ -195,6 +195,11 @@ def batch_from_dict(data: object) -> BatchResult:
     return batch
 
 
+def exercise_from_dict(data: object) -> ExerciseResult:
+    """One stored exercise result, read as strictly as results.json is."""
+    return _build(ExerciseResult, data, "")
+
+
 def _build(cls: type, data: object, where: str):
     if not isinstance(data, dict):
         raise ResultsFormatError(f"{where or 'the file'} is not a JSON object")

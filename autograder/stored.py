@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import GradeError
+from .store import is_store
 from .model import RESULTS_MARKER, BatchResult, ResultsFormatError, StudentResult, batch_from_dict
 
 _BATCH_FIELDS = {"seed", "isolation", "students", "version", "created"}
@@ -31,7 +32,7 @@ def read_stored(out: Path) -> BatchResult | None:
             raise GradeError(f"{out / name} is {'not ' if expected_dir else ''}a folder, so {out} cannot take "
                              f"the grading results; choose another output folder.")
     if not results.exists() and not results.is_symlink():
-        if any(out.iterdir()):
+        if any(out.iterdir()) and not is_store(out):  # a store alone: a run that stopped before its end
             raise GradeError(f"{out} is not empty and holds no results.json from an earlier grade run; "
                              f"choose a new or empty folder so nothing in it is overwritten.")
         return None

@@ -311,8 +311,11 @@ def test_nothing_outside_the_output_folder_changed(arena):
 
 def test_attackers_cannot_write_into_the_output_folder(arena):
     out = arena["out"]
-    assert sorted(p.name for p in out.iterdir()) == ["gradebook.csv", "index.html", "reports", "results.json",
-                                                    "summary.json"]
+    assert sorted(p.name for p in out.iterdir()) == [".store", "gradebook.csv", "index.html", "reports",
+                                                    "results.json", "summary.json"]
+    # the store holds the run's terms and one record per student graded, nothing a student named
+    assert len([p for p in (out / ".store").iterdir()]) <= len(arena["results"]) + 1
+    assert all(p.suffix == ".json" and p.is_file() and not p.is_symlink() for p in (out / ".store").iterdir())
     if claimed("write_results", arena["mode"]):
         assert "100/100" not in (out / "reports" / "write_results.html").read_text()
     assert "write_results,100" not in (out / "gradebook.csv").read_text()

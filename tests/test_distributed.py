@@ -74,6 +74,13 @@ def test_grade_command_on_the_cluster_writes_reports_here(client, capsys, tmp_pa
     assert [s["id"] for s in students] == ["ada", "bo"]
     assert students[0]["exercises"][0]["score"] == students[0]["exercises"][0]["max_score"] > 0
     assert (tmp_path / "out" / "reports" / "bo.html").is_file()
+    first = (tmp_path / "out" / "results.json").read_text()
+    # A restarted run reuses the stored results: nobody is sent to the cluster again.
+    code = cli.main(["grade", str(tmp_path / "class"), "--out", str(tmp_path / "out"),
+                     "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9", "--allow-unsandboxed"])
+    text = capsys.readouterr().out
+    assert code == 0 and "(0 graded now, 2 kept)" in text
+    assert json.loads((tmp_path / "out" / "results.json").read_text())["students"] == json.loads(first)["students"]
 
 
 def test_no_scheduler_is_one_sentence(capsys, tmp_path):

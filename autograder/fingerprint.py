@@ -1,0 +1,96 @@
+"""Fingerprints that say when a stored exercise result still holds: one key per student and exercise.
+
+An exercise's result depends on the student's file for it, that exercise's grader and reference,
+what every grader shares (pytest.ini, course.toml, any other file in graders/ or solutions/, the
+kit's own grading code) and the settings that change scores (seed, limits, isolation). Its key
+hashes exactly those, so changing one grader changes the keys of that exercise alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from pathlib import Path
+
+from . import __version__
+from .model import Exercise
+
+_KIT = Path(__file__).resolve().parent
+_NOT_GRADING = ("render",)  # the kit's code that only writes outputs, which are rewritten anyway
+
+
+def _digest(*parts: bytes | str) -> str:
+    hasher = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part
+        hasher.update(len(data).to_bytes(8, "big"))
+        hasher.update(data)
+    return hasher.hexdigest()
+
+
+def _files(folder: Path, skip: set[str]) -> list[bytes | str]:
+    """Every file under ``folder`` but ``skip`` and caches, as name and content, in a stable order."""
+    parts: list[bytes | str] = []
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        # pytest's own caches (__pycache__, .pytest_cache) change with every run and grade nothing
+        if any(part == "__pycache__" or part.startswith(".") for part in relative.parts) or path.name in skip \
+                or not path.is_file():
+            continue
+        parts += [relative.as_posix(), path.read_bytes()]
+    return parts
+
+
+def entry_bytes(path: Path, max_bytes: int) -> bytes:
+    """What grading can see of one exercise entry: its kind and, for a regular file, its bytes.
+
+    A link is never followed and a file larger than ``max_bytes`` is refused by its size alone, as
+    grading does, so neither is read here either.
+    """
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        return b"missing"
+    if stat.S_ISREG(info.st_mode) and info.st_size <= max_bytes:
+        with open(path, "rb") as handle:
+            return b"file:" + handle.read(max_bytes + 1)
+    kind = "link" if stat.S_ISLNK(info.st_mode) else "dir" if stat.S_ISDIR(info.st_mode) else "other"
+    return f"{kind}:{info.st_size if kind == 'other' or stat.S_ISREG(info.st_mode) else 0}".encode()
+
+
+def grader_keys(graders_dir: Path, reference_dir: Path | None, course: tuple[Exercise, ...],
+                terms: tuple) -> dict[str, str]:
+    """Per exercise: the fingerprint of everything on the trusted side its result depends on."""
+    own = {f"test_{e.name}.py" for e in course}
+    shared = _digest(__version__, repr(terms),
+                     *_files(graders_dir, own),
+                     *(_files(reference_dir, {f"{e.name}.py" for e in course}) if reference_dir else ["no reference"]),
+                     *_kit_sources())
+    keys = {}
+    for exercise in course:
+        grader = graders_dir / f"test_{exercise.name}.py"
+        reference = reference_dir / f"{exercise.name}.py" if reference_dir else None
+        keys[exercise.name] = _digest(shared, grader.read_bytes() if grader.is_file() else b"no grader",
+                                      reference.read_bytes() if reference and reference.is_file() else b"no reference")
+    return keys
+
+
+def _kit_sources() -> list[bytes | str]:
+    parts: list[bytes | str] = []
+    for path in sorted(_KIT.rglob("*.py")):
+        relative = path.relative_to(_KIT)
+        if relative.parts[0] in _NOT_GRADING or "__pycache__" in relative.parts:
+            continue
+        parts += [relative.as_posix(), path.read_bytes()]
+    return parts
+
+
+def exercise_keys(folder: Path, course: tuple[Exercise, ...], graders: dict[str, str],
+                  max_bytes: int) -> dict[str, str]:
+    """Per exercise: the key of this student's result, from their entry and the exercise's grader key."""
+    return {e.name: _digest(graders[e.name], entry_bytes(folder / f"{e.name}.py", max_bytes)) for e in course}
+
+
+def submitted_any(folder: Path, course: tuple[Exercise, ...]) -> bool:
+    return any(os.path.lexists(folder / f"{e.name}.py") for e in course)

@@ -1,0 +1,132 @@
+"""Grading only what changed: each student's exercises whose key has no stored result.
+
+The plan compares every exercise's key (:mod:`autograder.fingerprint`) with the store; the
+exercises left are graded in groups that share an exercise list (usually one group: everyone's
+six, or one changed grader's one), each result stored the moment it arrives. A student's result is
+then assembled from the store alone, so an interrupted run, a rerun and an uninterrupted run all
+end with the same results.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable
+
+from .fingerprint import exercise_keys, submitted_any
+from .model import Exercise, ExerciseResult, Status, StudentResult, student_result
+from .runner import Settings, failed_student
+from .store import ResultStore, Stored
+from .submission import MAX_SOURCE_BYTES
+
+# grade(students, settings, on_done) -> results: grade_batch with its jobs, or grade_on_dask
+Grade = Callable[[list[tuple[str, Path]], Settings, Callable[[StudentResult], None]], list[StudentResult]]
+
+
+@dataclass(frozen=True)
+class Task:
+    """One student's exercises to grade now (all of them: ``exercises`` is the course's names)."""
+
+    student_id: str
+    folder: Path
+    exercises: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The run's students, assembled from the store, and which of them were graded now."""
+
+    results: tuple[StudentResult, ...]
+    graded_now: frozenset[str]
+
+
+def _reusable(stored: Stored | None, key: str) -> bool:
+    # An exercise whose grader could not load is the host's problem of that day: try it again.
+    return stored is not None and stored.key == key and not (stored.result.status == "error" and not stored.result.tests)
+
+
+def plan(students: list[tuple[str, Path]], course: tuple[Exercise, ...], graders: dict[str, str],
+         store: ResultStore, regrade: frozenset[str] = frozenset()) -> tuple[list[Task], dict[str, dict[str, str]]]:
+    """What must be graded now (all of ``regrade``'s exercises), and every student's exercise keys."""
+    tasks, keys = [], {}
+    for sid, folder in students:
+        keys[sid] = exercise_keys(folder, course, graders, MAX_SOURCE_BYTES)
+        stored = {} if sid in regrade else store.read(sid)
+        todo = tuple(e.name for e in course if not _reusable(stored.get(e.name), keys[sid][e.name]))
+        if todo and any(_timed_out(s.result) for s in stored.values()):
+            # A submission's time budget is shared by its exercises: a timeout kept beside a
+            # regraded exercise could differ from grading the whole again, so grade the whole.
+            todo = tuple(e.name for e in course)
+        if todo:
+            tasks.append(Task(sid, folder, todo))
+    return tasks, keys
+
+
+def _timed_out(exercise: ExerciseResult) -> bool:
+    return any(t.status == Status.TIMEOUT for t in exercise.tests)
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
+def grade_planned(tasks: list[Task], settings: Settings, keys: dict[str, dict[str, str]], store: ResultStore,
+                  grade: Grade, sandbox: str, on_done: Callable[[StudentResult], None]) -> dict[str, StudentResult]:
+    """Grade every task, storing each result as it arrives; returns the results not stored (grader failures)."""
+    course_names = tuple(keys[tasks[0].student_id]) if tasks else ()
+    failed: dict[str, StudentResult] = {}
+
+    def keep(result: StudentResult) -> None:
+        if result.status == "error":  # the grader failed, not the student: not kept, tried again next run
+            failed[result.id] = result
+        else:
+            stored = store.read(result.id)
+            now = _now()
+            for exercise in result.exercises:
+                stored[exercise.name] = Stored(keys[result.id][exercise.name], exercise, now, sandbox)
+            store.write(result.id, stored)
+        on_done(result)
+
+    groups: dict[tuple[str, ...], list[Task]] = {}
+    for task in tasks:
+        groups.setdefault(task.exercises, []).append(task)
+    for exercises, group in groups.items():
+        chosen = replace(settings, exercises=() if exercises == course_names else exercises)
+        grade([(t.student_id, t.folder) for t in group], chosen, keep)
+    return failed
+
+
+def assemble(student_id: str, folder: Path, course: tuple[Exercise, ...], keys: dict[str, str],
+             store: ResultStore) -> StudentResult | None:
+    """The student's result from the store, as one run grading every exercise would give; None if incomplete."""
+    stored = store.read(student_id)
+    if any(stored.get(e.name) is None or stored[e.name].key != keys[e.name] for e in course):
+        return None
+    parts = [stored[e.name] for e in course]
+    exercises = tuple(replace(p.result, title=e.title) for p, e in zip(parts, course))
+    if submitted_any(folder, course):
+        result = student_result(student_id, exercises)
+    else:
+        result = student_result(student_id, exercises, "empty", "The submission holds none of the exercise files.")
+    latest = max(parts, key=lambda p: p.graded)
+    return replace(result, graded=latest.graded, sandbox=latest.sandbox)
+
+
+def grade_incrementally(students: list[tuple[str, Path]], course: tuple[Exercise, ...], graders: dict[str, str],
+                        settings: Settings, store: ResultStore, grade: Grade, sandbox: str,
+                        regrade: frozenset[str] = frozenset(), on_start: Callable[[int], None] = lambda total: None,
+                        on_done: Callable[[StudentResult], None] = lambda result: None) -> Outcome:
+    """Every student's result, grading only the exercises the store does not already hold (and ``regrade``'s)."""
+    tasks, keys = plan(students, course, graders, store, regrade)
+    on_start(len(tasks))
+    failed = grade_planned(tasks, settings, keys, store, grade, sandbox, on_done)
+    results = []
+    for sid, folder in students:
+        result = failed.get(sid) or assemble(sid, folder, course, keys[sid], store)
+        if result is None:  # a grader that returned fewer exercises than asked: never shown as complete
+            result = failed_student(sid, course, "Not every exercise of this submission was graded; grade it again.")
+        if sid in failed:
+            result = replace(result, graded=_now(), sandbox=sandbox)
+        results.append(result)
+    return Outcome(tuple(results), frozenset(t.student_id for t in tasks))

@@ -1,0 +1,227 @@
+"""Incremental, resumable grading: nothing graded twice, nothing lost to a kill, same results either way."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import multiprocessing
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import replace
+
+import pytest
+
+from autograder import cli
+from autograder.fingerprint import exercise_keys, grader_keys
+from autograder.incremental import grade_incrementally
+from autograder.model import to_dict
+from autograder.runner import grade_one
+from autograder.store import STORE, ResultStore
+from conftest import COURSE, GRADERS, ROOT, SOLUTIONS, settings
+
+SAMPLE = ROOT / "examples" / "class"
+FAST = ("--isolation", "process", "--allow-unsandboxed", "--timeout", "2", "--seed", "7")
+TERMS = (7, "process", 2.0, 1024)
+
+
+def make_class(into, *names):
+    into.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        shutil.copytree(SAMPLE / name, into / name)
+    return into
+
+
+def without_times(out):
+    data = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    data.pop("created")
+    for student in data["students"]:
+        student.pop("graded")
+    return data
+
+
+def graded_now(stdout):
+    return int(stdout.rsplit("(", 1)[1].split(" graded now")[0])
+
+
+def grade(capsys, submissions, out, *extra, seed=("--seed", "7")):
+    code = cli.main(["grade", str(submissions), "--out", str(out), *FAST[:-2], *seed, *extra])
+    text, err = capsys.readouterr()
+    assert code == 0, err
+    return text
+
+
+@pytest.fixture(scope="module")
+def reference_run(tmp_path_factory):
+    """Three students graded in one uninterrupted run with one job: what every other way must equal."""
+    base = tmp_path_factory.mktemp("incremental")
+    submissions = make_class(base / "class", "amara_okafor", "ben_carter", "fatima_haddad")
+    assert cli.main(["grade", str(submissions), "--out", str(base / "out"), *FAST, "--jobs", "1"]) == 0
+    return submissions, base / "out"
+
+
+def test_two_jobs_write_the_same_results_as_one(capsys, reference_run, tmp_path):
+    submissions, out = reference_run
+    grade(capsys, submissions, tmp_path / "out", "--jobs", "2")
+    assert without_times(tmp_path / "out") == without_times(out)
+
+
+def test_a_rerun_of_a_finished_class_grades_nobody_and_keeps_every_output(capsys, reference_run, tmp_path):
+    submissions, out = reference_run
+    shutil.copytree(out, tmp_path / "out")
+    (tmp_path / "out" / "reports" / "ben_carter.html").unlink()  # outputs are rewritten from the store
+    text = grade(capsys, submissions, tmp_path / "out", "--jobs", "1")
+    assert graded_now(text) == 0 and "3 kept" in text
+    # even each student's grading time is the stored one: only the run's own time is new
+    assert [json.loads((folder / "results.json").read_text())["students"] for folder in (tmp_path / "out", out)] \
+        == [json.loads((out / "results.json").read_text())["students"]] * 2
+    assert (tmp_path / "out" / "reports" / "ben_carter.html").read_bytes() == (out / "reports" / "ben_carter.html").read_bytes()
+
+
+def test_a_changed_submission_is_regraded_and_only_it(capsys, reference_run, tmp_path):
+    submissions, out = reference_run
+    shutil.copytree(out, tmp_path / "out")
+    changed = make_class(tmp_path / "class", "amara_okafor", "ben_carter", "fatima_haddad")
+    shutil.copy(SOLUTIONS / "clipping.py", changed / "ben_carter" / "clipping.py")
+    text = grade(capsys, changed, tmp_path / "out", "--jobs", "1")
+    assert graded_now(text) == 1
+    before = {s["id"]: s for s in without_times(out)["students"]}
+    after = {s["id"]: s for s in without_times(tmp_path / "out")["students"]}
+    assert after["amara_okafor"] == before["amara_okafor"] and after["fatima_haddad"] == before["fatima_haddad"]
+    assert after["ben_carter"]["score"] > before["ben_carter"]["score"]
+
+
+def test_fresh_ignores_the_store(capsys, reference_run, tmp_path):
+    submissions, out = reference_run
+    shutil.copytree(out, tmp_path / "out")
+    text = grade(capsys, submissions, tmp_path / "out", "--jobs", "2", "--fresh")
+    assert graded_now(text) == 3
+    assert without_times(tmp_path / "out") == without_times(out)
+
+
+def kill_once_a_student_is_stored(submissions, target, *extra):
+    """Start `grade.py grade` and SIGKILL it, with everything it started, once its first student is stored."""
+    command = [sys.executable, str(ROOT / "grade.py"), "grade", str(submissions), "--out", str(target), *FAST,
+               "--jobs", "1", *extra]
+    store = target / STORE
+    before = {p.name for p in store.glob("*.json")} if store.is_dir() else set()
+    child = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+
+        def stored_now():
+            # a --fresh run first forgets the store and marks itself as replacing the results
+            fresh = "--fresh" not in extra or b'"replacing": true' in (store / "run.json").read_bytes()
+            return fresh and [p for p in store.glob("*.json") if p.name != "run.json" and
+                              ("--fresh" in extra or p.name not in before)]
+        while not (store.is_dir() and (store / "run.json").is_file() and stored_now()):
+            assert child.poll() is None, "the run ended before any student was stored"
+            assert time.monotonic() < deadline, "no student was stored in two minutes"
+            time.sleep(0.05)
+    finally:
+        os.killpg(child.pid, signal.SIGKILL)  # the run and every process it started
+        child.wait()
+
+
+def test_a_run_killed_halfway_resumes_and_ends_as_an_uninterrupted_run(capsys, reference_run, tmp_path):
+    submissions, out = reference_run
+    target = tmp_path / "out"
+    kill_once_a_student_is_stored(submissions, target)
+    assert not (target / "results.json").exists()  # it really was stopped halfway
+    text = grade(capsys, submissions, target, "--jobs", "1")
+    assert 1 <= graded_now(text) <= 2 and "3 kept" not in text
+    assert without_times(target) == without_times(out)
+    assert sorted(p.name for p in (target / "reports").iterdir()) == sorted(p.name for p in (out / "reports").iterdir())
+
+
+def test_a_killed_fresh_run_resumes_on_its_own_terms(capsys, reference_run, tmp_path):
+    submissions, out = reference_run
+    shutil.copytree(out, tmp_path / "out")
+    gone = make_class(tmp_path / "class", "amara_okafor", "ben_carter")  # fatima is dropped by --fresh
+    kill_once_a_student_is_stored(gone, tmp_path / "out", "--fresh", "--seed", "8")
+    text = grade(capsys, gone, tmp_path / "out", "--jobs", "1", seed=())  # no --seed: the stopped run's
+    assert graded_now(text) == 1
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert results["seed"] == 8 and [s["id"] for s in results["students"]] == ["amara_okafor", "ben_carter"]
+    assert not (tmp_path / "out" / "reports" / "fatima_haddad.html").exists()
+
+
+def counting(calls):
+    """grade_one in a fresh process (graders copied to tmp must not meet the ones this process imported
+    under the same module names), recording which students and exercises each call grades."""
+    def grade(students, chosen, on_done):
+        calls.append(([sid for sid, _ in students], chosen.exercises))
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+            results = [pool.submit(grade_one, sid, folder, chosen).result() for sid, folder in students]
+        for result in results:
+            on_done(result)
+        return results
+    return grade
+
+
+def test_a_changed_grader_regrades_that_exercise_alone(tmp_path):
+    graders = tmp_path / "graders"
+    shutil.copytree(GRADERS, graders, ignore=shutil.ignore_patterns("__pycache__"))
+    chosen = settings(graders_dir=graders, seed=7, isolation="process", call_timeout=2.0)
+    students = [(name, SAMPLE / name) for name in ("amara_okafor", "ben_carter")]
+    store = ResultStore(tmp_path / "out")
+    calls = []
+
+    def run():
+        keys = grader_keys(graders, SOLUTIONS, COURSE, TERMS)
+        return grade_incrementally(students, COURSE, keys, chosen, store, counting(calls), "process")
+
+    first = run()
+    assert calls == [(["amara_okafor", "ben_carter"], ())] and first.graded_now == {"amara_okafor", "ben_carter"}
+    calls.clear()
+    assert run().graded_now == frozenset() and calls == []
+    grader = graders / "test_clipping.py"
+    grader.write_text(grader.read_text(encoding="utf-8").replace('"""', '"""Edited. ', 1), encoding="utf-8")
+    again = run()
+    assert calls == [(["amara_okafor", "ben_carter"], ("clipping",))]
+    assert again.graded_now == {"amara_okafor", "ben_carter"}
+    assert [to_dict(replace(r, graded="")) for r in again.results] == [to_dict(replace(r, graded="")) for r in first.results]
+
+
+def test_keys_change_with_their_own_exercise_only(tmp_path):
+    graders = tmp_path / "graders"
+    shutil.copytree(GRADERS, graders, ignore=shutil.ignore_patterns("__pycache__"))
+    before = grader_keys(graders, SOLUTIONS, COURSE, TERMS)
+    (graders / "test_residual.py").write_text((graders / "test_residual.py").read_text() + "\n# edited\n")
+    after = grader_keys(graders, SOLUTIONS, COURSE, TERMS)
+    assert {name for name in before if before[name] != after[name]} == {"residual"}
+    shared = grader_keys(graders, SOLUTIONS, COURSE, (8, *TERMS[1:]))  # another seed changes every score
+    assert all(shared[name] != after[name] for name in after)
+    (graders / "pytest.ini").write_text((graders / "pytest.ini").read_text() + "\n")
+    assert all(v != after[k] for k, v in grader_keys(graders, SOLUTIONS, COURSE, TERMS).items())
+
+    student = shutil.copytree(SAMPLE / "amara_okafor", tmp_path / "amara")
+    mine = exercise_keys(student, COURSE, after, 1 << 20)
+    (student / "init_std.py").write_text((student / "init_std.py").read_text() + "\n")
+    (student / "notes.txt").write_text("not an exercise")
+    changed = exercise_keys(student, COURSE, after, 1 << 20)
+    assert {name for name in mine if mine[name] != changed[name]} == {"init_std"}
+
+
+def test_a_damaged_record_is_regraded_never_trusted(tmp_path):
+    store = ResultStore(tmp_path / "out")
+    calls = []
+    chosen = settings(seed=7, isolation="process", call_timeout=2.0, exercises=())
+    students = [("amara_okafor", SAMPLE / "amara_okafor")]
+    keys = grader_keys(GRADERS, SOLUTIONS, COURSE, TERMS)
+    grade_incrementally(students, COURSE, keys, chosen, store, counting(calls), "process")
+    [record] = [p for p in (tmp_path / "out" / STORE).glob("*.json") if p.name != "run.json"]
+    record.write_text(record.read_text()[:200])
+    calls.clear()
+    again = grade_incrementally(students, COURSE, keys, chosen, store, counting(calls), "process")
+    assert calls == [(["amara_okafor"], ())] and again.results[0].score == again.results[0].max_score > 0
+
+
+def test_jobs_default_to_the_cores_this_process_may_use(tmp_path):
+    args = cli.build_parser().parse_args(["grade", str(tmp_path), "--out", str(tmp_path / "out")])
+    assert args.jobs == len(os.sched_getaffinity(0))
