@@ -30,7 +30,7 @@ def unpack(value, grads, call):
     """
     if not isinstance(value, (tuple, list)) or len(value) != 2:
         fail(f"{call} returned {show(value)} ({type(value).__name__}); expected a pair (clipped, norm).",
-             "End with `return clipped, norm`: the list of clipped arrays, then the norm before clipping.")
+             "The spec asks for a pair: the list of clipped arrays first, then the global norm measured before clipping.")
     first, second = value
     if is_real_number(first) or (isinstance(first, np.ndarray) and first.shape == ()):
         fail(f"{call} returned the number {show(first)} first; expected the list of clipped arrays first "
@@ -131,7 +131,7 @@ def test_returns_a_tuple_of_a_list_of_same_shaped_arrays_and_a_float(student):
         unpack(value, grads, call)
         if not isinstance(value, tuple):
             fail(f"{call} returned a {type(value).__name__}; expected a tuple (clipped, norm).",
-                 "End with `return clipped, norm`, which makes a tuple.")
+                 "The result is a tuple of two items (the clipped list, then the norm), not a list of two.")
         if not isinstance(value[0], list):
             fail(f"{call} returned the clipped arrays as a {type(value[0]).__name__}; expected a list.",
                  "The spec's Output is a list of arrays: not a tuple and not a generator.")
@@ -331,7 +331,7 @@ def expect_promises(student, case):
     value = result.value
     if not isinstance(value, tuple) or not isinstance(value[0], list):
         fail(f"{call} returned a {type(value).__name__} holding a {type(value[0]).__name__}; expected a tuple "
-             "(clipped, norm) whose first item is a list.", "End with `return clipped, norm`, clipped a list.")
+             "(clipped, norm) whose first item is a list.", "The result is a tuple of two items whose first item is a list of arrays, one per input array.")
     if isinstance(value[1], bool) or not isinstance(value[1], float):
         fail(f"{call} returned the norm {value[1]!r} of type {type(value[1]).__name__}; expected a float.",
              "Return the norm as a Python float on every path, all-zero gradients included (the spec's Output says "

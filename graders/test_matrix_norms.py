@@ -422,19 +422,29 @@ def _hidden_layer_stacks(values, depth, dim):
     return stacks
 
 
-def _hidden_norms(stack, dim, transpose):
+def _hidden_norms(stack, dim, transpose, norm=np.linalg.norm):
     g = np.ones(dim)
-    norms = [np.linalg.norm(g)]
+    norms = [norm(g)]
     for weights in stack:
         g = g @ weights if transpose else weights @ g
-        norms.append(np.linalg.norm(g))
+        norms.append(norm(g))
     return np.array(norms)
+
+
+def _exact_norm(g):
+    """The Euclidean norm without squaring underflow: np.linalg.norm gives 0.0 for a vector of
+    entries near 1e-170, whose norm is not 0; a student who scales first is right too."""
+    largest = float(np.max(np.abs(g)))
+    if largest == 0.0 or not np.isfinite(largest):
+        return largest
+    return largest * float(np.sqrt(np.sum((g / largest) ** 2)))
 
 
 def _hidden_candidates(values, depth, dim):
     """The norms every contract-conforming use of these draws gives (W @ g or g @ W, any cut)."""
-    return [_hidden_norms(stack, dim, transpose)
-            for stack in _hidden_layer_stacks(values, depth, dim) for transpose in (False, True)]
+    return [_hidden_norms(stack, dim, transpose, norm)
+            for stack in _hidden_layer_stacks(values, depth, dim) for transpose in (False, True)
+            for norm in (np.linalg.norm, _exact_norm)]
 
 
 def _hidden_matches(got, expected, rtol=1e-5):

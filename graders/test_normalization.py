@@ -191,7 +191,8 @@ def test_layer_norm_gamma_scales_each_feature(student):
 def test_layer_norm_beta_shifts_each_feature_after_scaling(student):
     """beta of shape (d,) is added to feature j after the scaling: out = x_hat * gamma + beta."""
     check(student, LN, ROWS, ROWS_NORMALIZED * GAMMA + BETA,
-          "Scale first, shift second: x_hat * gamma + beta, not (x_hat + beta) * gamma; and do not forget beta.",
+          "Scale first, shift second: gamma multiplies the normalized values and beta is added afterwards, "
+          "not before the scaling; and do not forget beta.",
           gamma=GAMMA, beta=BETA)
     check(student, LN, ROWS, ROWS_NORMALIZED * GAMMA + BETA,
           "Keep the stub's signature and parameter order: called by position, the third argument is gamma and the "

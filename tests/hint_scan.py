@@ -10,10 +10,11 @@ from pathlib import Path
 from autograder import checks
 
 # Code a hint must not hand over: numpy calls, powers, raises, keyword arguments, call syntax,
-# matrix products and assignments (``g = W @ g``, ``grad *= scale``).
+# matrix products, assignments (``g = W @ g``, ``grad *= scale``), return statements and formulas.
 CODE = (re.compile(r"\bnp\.\w"), re.compile(r"\*\*"), re.compile(r"\braise\s+[A-Z]"), re.compile(r"//"),
         re.compile(r"\b[A-Za-z_]\w*=[\w\-'\"(]"), re.compile(r"\b[A-Za-z_][\w.]*\("), re.compile(r"\s@\s"),
-        re.compile(r"\b[A-Za-z_]\w* [-+*/]?= \w"))
+        re.compile(r"\b[A-Za-z_]\w* [-+*/]?= \w"), re.compile(r"`return\b"),
+        re.compile(r"\b[a-z_]+ \* [a-z_]+ \+ [a-z_]+"))
 
 
 def _hint_positions(trees: list[ast.Module]) -> dict[str, int]:

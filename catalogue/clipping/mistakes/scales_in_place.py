@@ -2,8 +2,9 @@
 import numpy as np
 
 KILLED_BY = ("test_the_input_arrays_are_not_modified",)
-TITLE = "the caller's arrays scaled in place"
-EXPLANATION = "Your function scales the caller's arrays in place and returns them, which destroys the original gradients."
+TITLE = "the caller's gradients overwritten"
+EXPLANATION = ("Your function overwrites the caller's gradients with the clipped ones (by scaling the arrays in "
+               "place, or by putting new arrays into the caller's list), so the originals are lost.")
 HINT = 'Return new arrays and leave the inputs untouched, as the spec asks.'
 
 
