@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import preflight, sandbox
-from .client import MAX_SOURCE_BYTES
+from .submission import MAX_SOURCE_BYTES
 from .errors import GradeError
 from .model import StudentResult, load_course
 from .runner import Settings, failed_student, grade_one

@@ -36,7 +36,7 @@ CHECK_BOUND_SECONDS = 300
 CANARY = f"canary-{uuid.uuid4().hex}"
 # Attackers whose text must reach a terminal inert, graded again alone by `check`.
 CHECKED = ("terminal_escape", "lone_surrogate", "huge_count", "import_bloat", "leak_environment")
-ESCAPE_NAME = "escape \x1b]0;pwned\x07\x1b[2J\x9b1m name\nforged: 102 points"
+ESCAPE_NAME = "escape \x1b]0;pwned\x07\x1b[2J\x9b1m name\nFORGED-ROW: 102 points"
 # Far above what a student's results can take now, far below what amplification made of them
 # (hundreds of MB).
 REPORT_BOUND_BYTES = 1 << 20
@@ -414,4 +414,4 @@ def test_the_class_summary_prints_no_control_characters(arena):
     text = arena["completed"].stdout + arena["completed"].stderr
     assert [c for c in CONTROL_CHARACTERS if c in text] == []
     assert "escape" in arena["completed"].stdout
-    assert "\nforged" not in text  # a newline in a name cannot start a line of its own
+    assert "\nFORGED-ROW" not in text  # a newline in a name cannot start a line of its own
