@@ -46,9 +46,10 @@ def matrix_gradient_norms(depth, dim, weight_std, rng):
         0-d arrays and a numpy array in place of the list are not): the starting norm followed
         by the norm after each layer, in order. The norms themselves, not their squares, every
         one finite and >= 0, with no cap and no rescaling (norms past 1e19 included: compute
-        them in float64). The weights may be drawn or kept in float32, and a norm that avoids
-        squaring underflow (scaling first) is as right as numpy.linalg.norm: the grader
-        accepts norms within a relative 1e-5 of what your own draws give.
+        them in float64). Draws made in float32 (standard_normal with dtype=numpy.float32) are
+        accepted once scaled in float64, and a norm that avoids squaring underflow (scaling
+        first) is as right as numpy.linalg.norm: the grader accepts norms within a relative
+        1e-5 of what your own draws give.
 
     What it shows: with a small weight_std the norms shrink toward 0 layer after layer, and
     with a large weight_std they grow explosively.

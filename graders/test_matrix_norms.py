@@ -538,7 +538,9 @@ def expect_promises(student, case):
 def test_keeps_every_promise_on_every_input(student, cases):
     """For any depth >= 0, dim >= 1 and weight_std > 0 (1e-30 to 1000): a list of depth + 1 floats, sqrt(dim) first, all finite and >= 0, from exactly depth fresh matrices."""
     cases.check(layer_stacks(), lambda case: expect_promises(student, case), describe=describe,
-                explicit=[(0, 9, 0.5, 0), (14, 1, 1e-30, 5), (8, 32, 100.0, 1)])
+                explicit=[(0, 9, 0.5, 0), (14, 1, 1e-30, 5), (8, 32, 100.0, 1),
+                          # deep stacks on every seed: a loop capped at some depth shows only there
+                          (40, 8, 0.35, 4), (64, 2, 0.7, 3)])
 
 
 @pytest.mark.points(4)
