@@ -39,7 +39,7 @@ from .render.documents import render_markdown
 from .render.inert import one_line
 from .render.terminal import render_class_summary, render_terminal
 from .render.tables import render_json
-from .runner import Settings, grade_batch, grade_one
+from .runner import WORKERS, Settings, grade_batch, grade_one
 from .student_view import student_view
 from .summary import append_text, passes
 from .view import report_view
@@ -109,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="address-space limit of a worker in MiB (default: %(default)s)")
         sub.add_argument("--isolation", choices=("auto", *sandbox.ISOLATIONS), default="auto",
                          help="how student code is isolated (default: bubblewrap where it works)")
+        sub.add_argument("--workers", choices=WORKERS, default=WORKERS[0],
+                         help="how each exercise's worker starts: forked from a warm sandbox per submission, or a "
+                              "fresh sandbox and interpreter each (default: %(default)s)")
 
     check = commands.add_parser("check", help="grade one folder of exercise files and print the report",
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
@@ -198,6 +201,7 @@ def _settings(args: argparse.Namespace, batch: bool, allow_unsandboxed: bool = T
     return Settings(graders_dir=ROOT / "graders", reference_dir=reference if reference.is_dir() else None,
                     seed=args.seed if args.seed is not None else secrets.randbelow(2**31),
                     isolation=isolation, call_timeout=args.timeout, memory_mb=args.memory_mb, bwrap=bwrap_path,
+                    workers=args.workers,
                     catalogue_dir=catalogue if catalogue.is_dir() and reference.is_dir() else None)
 
 

@@ -27,6 +27,7 @@ from .quiet import QuietLock
 from .problems import (BadReply, FunctionMissing, ImportFailed, NotImplementedYet, SandboxFailed, StudentRaised,
                        StudentTimeout, SubmissionMissing, SubmissionUnreadable, WorkerCrashed)
 from .submission import read_source
+from .zygote import ForkedWorker, Zygote
 
 MAX_TIMEOUTS = 4
 HEAD_CHARS = TAIL_CHARS = sanitize.OUTPUT_CHARS
@@ -59,6 +60,7 @@ class StudentModule:
     last_stderr: str = ""  # the host's words when a worker died: for the operator, never a report
     submission_budget: Budget | None = None  # shared by every exercise of the submission
     quiet: QuietLock = field(default_factory=QuietLock)  # shared by the run's pool processes
+    zygote: Zygote | None = None  # the submission's warm sandbox, which forks this file's worker
     _process: object = None
     _source: str | None = None
     _problem: Exception | None = None
@@ -175,10 +177,13 @@ class StudentModule:
         for attempt in (1, 2):
             # A fresh arena per worker: nothing a worker leaves in it reaches the next one.
             self._arena = arena.SharedArena(self.limits.shared_bytes)
-            self._process = sandbox.spawn(self.isolation, self.limits, self.bwrap_path, pass_fds=(self._arena.fd,))
+            forked = self.zygote.fork(self._arena.fd) if self.zygote is not None else None
+            self._process = forked or sandbox.spawn(self.isolation, self.limits, self.bwrap_path,
+                                                    pass_fds=(self._arena.fd,))
             os.set_blocking(self._process.stdin.fileno(), False)
+            # A forked worker got the arena at a number of the zygote's choosing: -1 says "yours".
             request = {"op": "load", "source": self._source, "filename": self.path.name, "module": self.exercise,
-                       "arena": {"fd": self._arena.fd, "size": self._arena.size}}
+                       "arena": {"fd": -1 if forked else self._arena.fd, "size": self._arena.size}}
             try:
                 reply = self._exchange(request, self.limits.load_timeout, what, retried=attempt == 2)
                 break
@@ -262,9 +267,9 @@ class StudentModule:
             left = min(b.remaining() for b in self._budgets)
             start = time.monotonic()
             deadline = start + min(wall, left)
-            # Counted from the process's start for a load; for a call, from the first look at the
+            # Counted from the process's start (a forked worker's: its fork) for a load; for a call, from the first look at the
             # clock (one poll in), which spares a fast call the reading of /proc altogether.
-            baseline = [0.0] if request["op"] == "load" else []
+            baseline = [getattr(process, "cpu_start", 0.0)] if request["op"] == "load" else []
 
             def over_limit() -> bool:
                 used = cpu_seconds(process)
@@ -348,7 +353,10 @@ class StudentModule:
 
     def _restart(self) -> None:
         if self._process is not None:
-            sandbox.kill(self._process)
+            if isinstance(self._process, ForkedWorker):
+                self._process.end()
+            else:
+                sandbox.kill(self._process)
             self._process = None
         if self._arena is not None:
             self._arena.close()

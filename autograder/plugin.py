@@ -28,6 +28,7 @@ from .probes import RecordingModule
 from .properties import Cases, use_cache_home
 from .problems import CheckFailed, StudentProblem, StudentRaised
 from .quiet import QuietLock
+from .zygote import Zygote
 
 PLOTS = pytest.StashKey[dict]()  # exercise -> plots recorded at the end of its module, until reported
 DIAGNOSES = pytest.StashKey[dict]()  # exercise -> its diagnosis, made at the end of its module, until reported
@@ -48,6 +49,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--bwrap", default="", help="the bwrap binary the command line proved (bubblewrap isolation)")
     group.addoption("--call-timeout", type=float, default=sandbox.Limits.call_timeout)
     group.addoption("--memory-mb", type=int, default=sandbox.Limits.memory_bytes >> 20)
+    group.addoption("--workers", default="zygote", choices=("zygote", "fresh"),
+                    help="fork each exercise's worker from a warm sandbox per submission, or start each afresh")
     group.addoption("--quiet-lock", default="", help="lock file the pool processes of one run share (runner.py)")
 
 
@@ -90,14 +93,27 @@ def quiet_lock(request: pytest.FixtureRequest):
     lock.close()
 
 
+@pytest.fixture(scope="session")
+def zygote(request: pytest.FixtureRequest):
+    """The submission's warm sandbox (one pytest run grades one submission), where that is safe."""
+    config = request.config
+    isolation, bwrap_path = config.getoption("--isolation"), config.getoption("--bwrap")
+    if config.getoption("--workers") != "zygote" or not sandbox.zygote_possible(isolation, bwrap_path):
+        yield None
+        return
+    warm = Zygote(isolation, _limits(config), bwrap_path)
+    yield warm
+    warm.close()
+
+
 @pytest.fixture(scope="module")
-def student(request: pytest.FixtureRequest, submission_budget: Budget, quiet_lock: QuietLock):
+def student(request: pytest.FixtureRequest, submission_budget: Budget, quiet_lock: QuietLock, zygote):
     """The student's file for this grader's exercise, running in a worker process."""
     exercise = exercise_of(request.module)
     config = request.config
     module = RecordingModule(Path(config.getoption("--submission")) / f"{exercise}.py", exercise,
                              config.getoption("--isolation"), _limits(config), config.getoption("--bwrap"),
-                             submission_budget=submission_budget, quiet=quiet_lock)
+                             submission_budget=submission_budget, quiet=quiet_lock, zygote=zygote)
     yield module
     module.check = ""  # the plots' calls below belong to no check
     try:

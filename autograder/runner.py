@@ -26,6 +26,9 @@ from .parse import parse_student
 from .sanitize import text
 
 
+WORKERS = ("zygote", "fresh")  # how workers start; the same results either way (see zygote.py)
+
+
 @dataclass(frozen=True)
 class Settings:
     graders_dir: Path
@@ -39,6 +42,7 @@ class Settings:
     exercises: tuple[str, ...] = ()  # grade only these (check --exercise); all when empty
     quiet_lock: str = ""  # set by grade_batch for its pool: see quiet.py
     catalogue_dir: Path | None = None  # known mistakes, for the diagnosis (trusted side; never in a release)
+    workers: str = "zygote"  # "fresh": a new sandbox and interpreter per exercise, as before zygotes
 
 
 def submitted_files(folder: Path, course: tuple[Exercise, ...]) -> set[str]:
@@ -69,7 +73,7 @@ def run_pytest(submission: Path, settings: Settings) -> dict:
         "--json-report-omit", "keywords", "streams", "log", "traceback", "warnings",
         f"--submission={submission}", f"--grade-seed={settings.seed}", f"--isolation={settings.isolation}",
         f"--call-timeout={settings.call_timeout}", f"--memory-mb={settings.memory_mb}",
-        f"--bwrap={settings.bwrap}",
+        f"--bwrap={settings.bwrap}", f"--workers={settings.workers}",
     ]
     if settings.reference_dir is not None:
         args.append(f"--reference={settings.reference_dir}")

@@ -31,7 +31,7 @@ except ImportError:  # Windows: no rlimits; the worker still runs in its own pro
 LINUX = sys.platform.startswith("linux")
 
 WORKER_DIR = Path(__file__).resolve().parent
-WORKER_FILES = ("worker.py", "codec.py", "draws.py")
+WORKER_FILES = ("worker.py", "codec.py", "draws.py", "forkserver.py")
 KIT_SECRETS = WORKER_DIR.parent / "solutions"  # where the reference lives in a full kit
 SANDBOX_WORKER_DIR = "/opt/grader-worker"
 NOBODY = 65534
@@ -129,11 +129,13 @@ def _python() -> str:
 
 
 def _bwrap_command(bwrap_path: str, python: str, limits: Limits, status_fd: int | None = None,
-                   seccomp_fd: int | None = None) -> list[str]:
+                   seccomp_fd: int | None = None, env: dict[str, str] | None = None) -> list[str]:
     # bwrap reports the sandbox's start on status_fd: a worker that dies before it was never started.
     extra = ["--json-status-fd", str(status_fd)] if status_fd is not None else []
     extra += ["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []
     prefix = _bwrap_prefix(bwrap_path, limits)
+    for key, value in (env or {}).items():
+        prefix += ["--setenv", key, value]
     return prefix[:1] + extra + prefix[1:] + [python, "-I", "-B", f"{SANDBOX_WORKER_DIR}/worker.py"]
 
 
@@ -322,8 +324,24 @@ def _process_cap(isolation: str, limits: Limits, forks_refused: bool) -> int | N
     return limits.processes
 
 
-def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
+def zygote_possible(isolation: str, bwrap_path: str = "") -> bool:
+    """Whether workers may be forked from a zygote here: only where the seccomp filter keeps every
+    forked worker from starting processes of its own, which could outlive it into the next one."""
+    if not LINUX or seccomp.program() is None:
+        return False
+    if isolation == "bubblewrap":
+        found = bwrap_path or (find_bwrap().found.path if find_bwrap().found else "")
+        return bool(found) and _seccomp_program(found) is not None
+    return isolation == "process"
+
+
+def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[int, ...] = (),
+          zygote_fd: int | None = None) -> subprocess.Popen:
     """Start one worker; the caller owns it and must call :func:`kill`.
+
+    With ``zygote_fd`` (a socket, see :mod:`autograder.zygote`) the worker is a zygote: it loads
+    no student file and forks one worker per request, each of which loads the seccomp filter
+    itself (a filter on the zygote would keep it from forking).
 
     The worker (bwrap itself under bubblewrap) gets SIGKILL when this process dies; bwrap's
     --die-with-parent passes that on to the sandbox, whose pid namespace ends with it.
@@ -344,9 +362,15 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[
             bwrap_path = found.path
         status_read, status_write = os.pipe()
         program = _seccomp_program(bwrap_path)
-        filter_fd = _readable(program) if program is not None else None
         forks_refused = program is not None
-        command = _bwrap_command(bwrap_path, _python(), limits, status_write, filter_fd)
+        zygote_env = {}
+        if zygote_fd is not None:
+            if program is None:
+                raise OSError("no zygote without the seccomp filter")
+            zygote_env = {"GRADER_ZYGOTE": str(zygote_fd), "GRADER_ZYGOTE_SWEEP": "1", "GRADER_SECCOMP": program.hex()}
+            program = None
+        filter_fd = _readable(program) if program is not None else None
+        command = _bwrap_command(bwrap_path, _python(), limits, status_write, filter_fd, zygote_env)
         passed = (status_write,) if filter_fd is None else (status_write, filter_fd)
         # bwrap's own environment is readable inside (/proc/1/environ): never the grader's.
         env = _worker_env()
@@ -366,6 +390,10 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[
             env["GRADER_DROP_PRIVILEGES"] = f"{uid}:{limits.processes}:{jail}"
         elif LINUX:
             env["GRADER_LEAVE_NETWORK"] = "1"
+        if zygote_fd is not None:
+            if not forks_refused:
+                raise OSError("no zygote without the seccomp filter")
+            env["GRADER_ZYGOTE"] = str(zygote_fd)  # no sweep: without a sandbox, kill(-1) would reach the host
     else:
         raise ValueError(f"unknown isolation {isolation!r}")
     # The tree's memory: the worker, a few children of its own, and its private /tmp.
@@ -381,7 +409,7 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[
         env=env, cwd="/" if isolation == "process" and posix else None, start_new_session=posix,
         preexec_fn=functools.partial(_limit_resources, limits, _process_cap(isolation, limits, forks_refused), group,
                                      os.getpid()) if resource is not None else None,
-        close_fds=True, pass_fds=(*passed, *pass_fds),
+        close_fds=True, pass_fds=(*passed, *pass_fds, *(() if zygote_fd is None else (zygote_fd,))),
     )
     process.stderr_file = stderr
     for descriptor in passed:

@@ -6,7 +6,7 @@ descriptors before any student code runs; descriptors 0, 1 and 2 then point at /
 reply by accident. Requests: ``load`` (compile and run a student's source as a module, and map
 the grader's shared memory), ``call`` (call one of its functions) and ``probe`` (report a
 KeyError of the worker's own, so the grader can tell whether error reports were rewritten).
-Only the standard library, numpy, :mod:`codec` and :mod:`draws` are imported: the grader's own
+Only the standard library, numpy, :mod:`codec`, :mod:`draws` and :mod:`forkserver` are imported: the grader's own
 package is not on this side.
 """
 
@@ -26,6 +26,7 @@ if os.environ.get("GRADER_NUMPY_PATH") and os.environ["GRADER_NUMPY_PATH"] not i
     sys.path.append(os.environ["GRADER_NUMPY_PATH"])
 import codec  # noqa: E402  (the sibling modules, mounted next to this file in the sandbox)
 import draws  # noqa: E402
+import forkserver  # noqa: E402  (imported before a chroot, like everything the worker needs)
 import numpy as np  # noqa: E402
 
 HEAD_CHARS = 4000
@@ -85,16 +86,18 @@ def _error(exc: BaseException, filename: str) -> dict:
 
 
 class Session:
-    def __init__(self) -> None:
+    def __init__(self, arena_fd: int | None = None) -> None:
         self.module: types.ModuleType | None = None
         self.filename = "<student>"
         self.arena: mmap.mmap | None = None
+        self.arena_fd = arena_fd  # a zygote's child got its arena passed, at a number the grader does not know
 
     def _map_arena(self, spec: object) -> None:
         """The grader's shared memory, where it puts the arrays it wants to look at after a call."""
         if isinstance(spec, dict) and isinstance(spec.get("fd"), int) and isinstance(spec.get("size"), int):
             try:
-                self.arena = mmap.mmap(spec["fd"], spec["size"])
+                fd = self.arena_fd if self.arena_fd is not None and spec["fd"] < 0 else spec["fd"]
+                self.arena = mmap.mmap(fd, spec["size"])
             except (OSError, ValueError):
                 self.arena = None
 
@@ -273,12 +276,31 @@ def main() -> int:
     elif os.environ.pop("GRADER_LEAVE_NETWORK", None):
         _leave_network()
     _die_with(parent)
-    if os.environ.get("GRADER_SECCOMP"):
-        _refuse_calls(os.environ.pop("GRADER_SECCOMP"))
+    seccomp_hex = os.environ.pop("GRADER_SECCOMP", "")
+    if os.environ.get("GRADER_ZYGOTE"):
+        control = int(os.environ.pop("GRADER_ZYGOTE"))
+        sweep = bool(os.environ.pop("GRADER_ZYGOTE_SWEEP", ""))
+        os.dup2(devnull, 2)
+        child = forkserver.serve(control, sweep, (proto_in, proto_out))
+        if child is None:
+            return 0
+        # In a fresh child: its own pipes and arena; from here on it is a worker like any other.
+        proto_in, proto_out, arena_fd = child
+        _die_with(os.getppid())
+        if seccomp_hex:
+            _refuse_calls(seccomp_hex)
+        return _serve(proto_in, proto_out, devnull, arena_fd)
+    if seccomp_hex:
+        _refuse_calls(seccomp_hex)
+    return _serve(proto_in, proto_out, devnull)
+
+
+def _serve(proto_in, proto_out, devnull: int, arena_fd: int | None = None) -> int:
+    """Answer the grader's requests until it says exit or closes the pipe: student code runs here."""
     os.dup2(devnull, 2)
     capture = CappedOutput()
     sys.stdout = sys.stderr = sys.__stdout__ = sys.__stderr__ = capture
-    session = Session()
+    session = Session(arena_fd)
     while True:
         header = _read_exact(proto_in, codec.HEADER_SIZE)
         if header is None:

@@ -1,0 +1,148 @@
+"""Inside the sandbox: the zygote, a warm worker that never runs student code and forks one per exercise.
+
+Runs on the worker's side, with only the standard library (mounted next to ``worker.py``). It has
+imported numpy and what a student may use, dropped its privileges and left the network, like
+any worker, but it loads no seccomp filter and no student file: it waits on a socket for the
+grader's "fork" requests. Each carries the new worker's own request pipe, reply pipe and
+shared-memory arena (passed as descriptors, so nothing of an earlier worker's channel reaches
+the next). Before each fork the earlier child is killed and reaped, and, in a sandbox of its
+own, every other process in it is killed, /tmp is emptied and System V IPC objects are removed,
+so nothing a student's code leaves behind reaches its next exercise.
+
+A child cannot reach the zygote's memory or descriptors: the zygote is not dumpable, so
+/proc/<pid>/mem, /proc/<pid>/fd and ptrace are refused to processes of its own uid, and the child
+loads the seccomp filter, which refuses new processes, before any student code runs. What a
+child can do is signal the zygote; the grader then finds it silent or gone and starts the next
+worker from scratch (see ``autograder/zygote.py``).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import shutil
+import signal
+import socket
+
+PR_SET_DUMPABLE = 4
+IPC_RMID = 0
+MAX_REQUEST = 1024
+IPC_TABLES = (("sem", "semctl"), ("msg", "msgctl"), ("shm", "shmctl"))
+
+
+def serve(control_fd: int, sweep: bool, inherited: tuple) -> tuple | None:
+    """Fork workers on request. Returns None in the zygote when the grader is done, and the
+    child's (request stream, reply stream, arena descriptor) in each child."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    for stream in inherited:  # the zygote's own pipes to the grader: unused, and no child's
+        stream.close()
+    control = socket.socket(fileno=control_fd)
+    child = 0
+    while True:
+        try:
+            data, fds, _flags, _address = socket.recv_fds(control, MAX_REQUEST, 3)
+        except OSError:
+            data, fds = b"", []
+        try:
+            request = json.loads(data.decode()) if data else {}
+        except ValueError:
+            request = {}
+        if not data:
+            _reap(child)
+            return None
+        status = _reap(child)
+        child = 0
+        if request.get("op") == "fork" and len(fds) == 3:
+            if sweep:
+                _sweep(libc)
+            pid = os.fork()
+            if pid == 0:
+                control.close()
+                return os.fdopen(fds[0], "rb", buffering=0), os.fdopen(fds[1], "wb", buffering=0), fds[2]
+            child = pid
+            reply = {"ok": True}
+        else:
+            reply = {"ok": request.get("op") == "reap", "status": status}
+        for fd in fds:
+            os.close(fd)
+        try:
+            control.send(json.dumps(reply).encode())
+        except OSError:
+            _reap(child)
+            return None
+
+
+def _reap(child: int) -> int | None:
+    """End the child, if any, and return how it ended (negative: the signal that killed it)."""
+    if not child:
+        return None
+    try:
+        os.kill(child, signal.SIGKILL)  # a child that already exited is a zombie: it keeps its status
+    except ProcessLookupError:
+        pass
+    try:
+        _pid, status = os.waitpid(child, 0)
+    except ChildProcessError:
+        return None
+    return os.waitstatus_to_exitcode(status)
+
+
+def _sweep(libc) -> None:
+    """In a sandbox of our own: kill every process but init and us, empty /tmp, drop IPC objects."""
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    while True:
+        try:
+            if os.waitpid(-1, os.WNOHANG) == (0, 0):
+                break
+        except ChildProcessError:
+            break
+    os.chdir("/tmp")
+    for entry in os.listdir("/tmp"):
+        _remove(os.path.join("/tmp", entry))
+    for table, call in IPC_TABLES:
+        try:
+            with open(f"/proc/sysvipc/{table}") as handle:
+                rows = handle.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if len(fields) > 1 and fields[1].isdigit():
+                if table == "sem":
+                    getattr(libc, call)(int(fields[1]), 0, IPC_RMID, None)
+                else:
+                    getattr(libc, call)(int(fields[1]), IPC_RMID, None)
+
+
+def _remove(path: str) -> None:
+    def writable_again(_function, failed: str, _exc) -> None:
+        # A folder made read-only (or unreadable) by the student: ours again, then removed.
+        try:
+            os.chmod(os.path.dirname(failed), 0o700)
+            os.chmod(failed, 0o700)
+        except OSError:
+            pass
+        try:
+            if os.path.isdir(failed) and not os.path.islink(failed):
+                shutil.rmtree(failed, ignore_errors=True)
+            else:
+                os.unlink(failed)
+        except OSError:
+            pass
+
+    try:
+        os.chmod(path, 0o700, follow_symlinks=False)
+    except (OSError, NotImplementedError):
+        pass
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, onerror=writable_again)
+    else:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass

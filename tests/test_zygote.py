@@ -1,0 +1,187 @@
+"""Workers forked from a submission's zygote: as fresh as a new interpreter, with the same results.
+
+Every exercise of a submission is graded in a worker forked from one warm sandbox (zygote.py,
+forkserver.py). These tests plant state in one worker and look for it in the next, stop and kill
+the zygote from inside, and compare whole classes graded with forked and with fresh workers.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from autograder import runner, sandbox, zygote
+from autograder.model import to_dict
+from conftest import COURSE, ROOT, SOLUTIONS, settings
+
+MODES = [mode for mode in sandbox.ISOLATIONS if mode == "process" or sandbox.bubblewrap_works()]
+
+# Put before a correct solution: fails the import if anything an earlier worker planted is
+# visible here, then plants all of it for the next worker to find.
+PLANT_AND_LOOK = '''
+import ctypes as _ctypes, os as _os, sys as _sys, threading as _threading, time as _time
+import numpy as _np
+_libc = _ctypes.CDLL(None, use_errno=True)
+_FILES = __FILES__
+_seen = []
+if _FILES and (_os.path.exists("/tmp/planted") or _os.path.exists("/tmp/locked")):
+    _seen.append("a file in /tmp")
+if _FILES and _libc.semget(0x5EED, 0, 0) >= 0:
+    _seen.append("a System V semaphore")
+if "planted_module" in _sys.modules or getattr(_np, "planted", False) or getattr(_np.random.default_rng, "planted", False):
+    _seen.append("a module or numpy attribute")
+if _os.environ.get("PLANTED") or any(t.name == "planted-thread" for t in _threading.enumerate()):
+    _seen.append("an environment variable or thread")
+if _seen:
+    raise RuntimeError("planted state reached this worker: " + ", ".join(_seen))
+if _FILES:
+    with open("/tmp/planted", "w") as _handle:
+        _handle.write("x")
+    _os.makedirs("/tmp/locked/inner")
+    _os.chmod("/tmp/locked", 0)
+    _libc.semget(0x5EED, 1, 0o1000 | 0o600)
+_sys.modules["planted_module"] = _sys
+_np.planted = True
+_default_rng = _np.random.default_rng
+def _patched_rng(*args, **kwargs):
+    return _default_rng(*args, **kwargs)
+_patched_rng.planted = True
+_np.random.default_rng = _patched_rng
+_os.environ["PLANTED"] = "1"
+_threading.Thread(target=_time.sleep, args=(1e6,), name="planted-thread", daemon=True).start()
+'''
+
+
+def planting_submission(folder: Path, mode: str) -> Path:
+    folder.mkdir(parents=True)
+    prefix = PLANT_AND_LOOK.replace("__FILES__", str(mode == "bubblewrap"))  # elsewhere /tmp is the host's
+    for source in SOLUTIONS.glob("*.py"):
+        (folder / source.name).write_text(after_future_imports(source.read_text(), prefix))
+    return folder
+
+
+def after_future_imports(source: str, inserted: str) -> str:
+    """``source`` with ``inserted`` after its ``from __future__`` lines, which must come first."""
+    lines = source.splitlines(keepends=True)
+    cut = max((i + 1 for i, line in enumerate(lines) if line.startswith("from __future__")), default=0)
+    return "".join(lines[:cut]) + inserted + "".join(lines[cut:])
+
+
+def scores(result) -> dict[str, tuple[str, float]]:
+    return {e.name: (e.status, e.score, tuple((t.name, t.status, t.score) for t in e.tests)) for e in result.exercises}
+
+
+@pytest.fixture(scope="module")
+def honest():
+    """A correct submission's verdicts, graded with fresh workers: what every test below compares with."""
+    return {mode: scores(runner.grade_one("honest", SOLUTIONS, settings(isolation=mode, workers="fresh")))
+            for mode in MODES}
+
+
+@pytest.fixture
+def forks(monkeypatch):
+    """How many workers were forked from a zygote, and how many had to start afresh instead."""
+    counted = {"forked": 0, "fresh": 0}
+    original = zygote.Zygote.fork
+
+    def counting(self, arena_fd):
+        worker = original(self, arena_fd)
+        counted["forked" if worker is not None else "fresh"] += 1
+        return worker
+    monkeypatch.setattr(zygote.Zygote, "fork", counting)
+    return counted
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_exercise_runs_in_a_forked_worker_with_full_marks(mode, honest, forks):
+    result = runner.grade_one("correct", SOLUTIONS, settings(isolation=mode))
+    assert scores(result) == honest[mode]
+    assert forks["fresh"] == 0
+    assert forks["forked"] >= len(COURSE)  # one per exercise, and one more per plotted exercise
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_state_planted_by_one_exercise_is_invisible_to_the_next(mode, honest, forks, tmp_path):
+    folder = planting_submission(tmp_path / "planter", mode)
+    result = runner.grade_one("planter", folder, settings(isolation=mode))
+    assert scores(result) == honest[mode]
+    assert forks["forked"] >= len(COURSE) and forks["fresh"] == 0
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_state_planted_by_one_student_is_invisible_to_the_next_in_the_same_process(mode, honest, tmp_path):
+    first = planting_submission(tmp_path / "first", mode)
+    second = planting_submission(tmp_path / "second", mode)
+    results = runner.grade_batch([("first", first), ("second", second)], settings(isolation=mode), jobs=1)
+    assert [scores(r) for r in results] == [honest[mode], honest[mode]]
+
+
+ZYGOTE_SIGNALS = {
+    "stopped": "os.kill(os.getppid(), signal.SIGSTOP)",
+    "killed": "os.kill(os.getppid(), signal.SIGKILL)",
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("how", sorted(ZYGOTE_SIGNALS))
+def test_a_student_who_stops_or_kills_the_zygote_loses_nothing(mode, how, honest, tmp_path):
+    folder = tmp_path / how
+    shutil.copytree(SOLUTIONS, folder)
+    signal_it = f"import os, signal\ntry:\n    {ZYGOTE_SIGNALS[how]}\nexcept OSError:\n    pass\n"
+    for name in ("scalar_chain.py", "init_std.py"):  # the first exercise, and one in the middle
+        (folder / name).write_text(after_future_imports((folder / name).read_text(), signal_it))
+    result = runner.grade_one(how, folder, settings(isolation=mode))
+    assert scores(result) == honest[mode]
+
+
+TAMPER = '''
+import ctypes, os
+def holes():
+    """Ways into the zygote (the parent), each of which must be refused."""
+    parent, found = os.getppid(), []
+    try:
+        with open(f"/proc/{parent}/mem", "r+b"):
+            found.append("its memory")
+    except OSError:
+        pass
+    try:
+        os.listdir(f"/proc/{parent}/fd")
+        found.append("its descriptors")
+    except OSError:
+        pass
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.ptrace(16, parent, None, None) == 0:  # PTRACE_ATTACH
+        found.append("ptrace")
+    pid = os.fork() if hasattr(os, "fork") else -1
+    if pid == 0:
+        os._exit(0)
+    if pid > 0:
+        found.append("a process of its own")
+    return found
+'''
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_forked_worker_cannot_reach_into_the_zygote(mode, tmp_path):
+    if mode == "process" and os.getuid() != 0:
+        pytest.skip("without root the fallback does not separate the worker from processes of its own uid")
+    folder = tmp_path / "tamper"
+    folder.mkdir()
+    (folder / "scalar_chain.py").write_text(TAMPER + "\n\ndef scalar_gradient_chain(depth, layer_scale):\n"
+                                            "    found = holes()\n    if found:\n        raise RuntimeError(', '.join(found))\n"
+                                            "    return float(layer_scale) ** depth\n")
+    result = runner.grade_one("tamper", folder, settings(isolation=mode, exercises=("scalar_chain",)))
+    messages = [t.message for e in result.exercises for t in e.tests if t.status != "passed"]
+    assert not any("RuntimeError" in m for m in messages), messages
+
+
+def test_forked_and_fresh_workers_grade_the_sample_class_identically():
+    students = sorted((p.name, p) for p in (ROOT / "examples" / "class").iterdir() if p.is_dir())
+    base = settings()
+    fresh = runner.grade_batch(students, replace(base, workers="fresh"), jobs=2)
+    forked = runner.grade_batch(students, replace(base, workers="zygote"), jobs=2)
+    assert [to_dict(r) for r in forked] == [to_dict(r) for r in fresh]
