@@ -286,6 +286,7 @@ def main() -> int:
             return 0
         # In a fresh child: its own pipes and arena; from here on it is a worker like any other.
         proto_in, proto_out, arena_fd = child
+        np.random.seed()  # numpy's global generator, seeded afresh as a new interpreter's is (random reseeds itself)
         _die_with(os.getppid())
         if seccomp_hex:
             _refuse_calls(seccomp_hex)

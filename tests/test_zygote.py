@@ -135,7 +135,13 @@ def test_a_student_who_stops_or_kills_the_zygote_loses_nothing(mode, how, honest
     for name in ("scalar_chain.py", "init_std.py"):  # the first exercise, and one in the middle
         (folder / name).write_text(after_future_imports((folder / name).read_text(), signal_it))
     result = runner.grade_one(how, folder, settings(isolation=mode))
-    assert scores(result) == honest[mode]
+    got, expected = scores(result), dict(honest[mode])
+    if how == "killed":
+        # Killing its own parent ends the worker that did it (its own exercise may lose points,
+        # as the message says), never the next one.
+        for name in ("scalar_chain", "init_std"):
+            got.pop(name), expected.pop(name)
+    assert got == expected
 
 
 TAMPER = '''
@@ -184,4 +190,13 @@ def test_forked_and_fresh_workers_grade_the_sample_class_identically():
     base = settings()
     fresh = runner.grade_batch(students, replace(base, workers="fresh"), jobs=2)
     forked = runner.grade_batch(students, replace(base, workers="zygote"), jobs=2)
-    assert [to_dict(r) for r in forked] == [to_dict(r) for r in fresh]
+    assert [reproducible(to_dict(r)) for r in forked] == [reproducible(to_dict(r)) for r in fresh]
+
+
+def reproducible(student: dict) -> dict:
+    """All of a student's result but the curves drawn from the student's own answers: a sample
+    student draws from numpy's unseeded global generator, so those differ between any two runs."""
+    for exercise in student["exercises"]:
+        exercise["plots"] = [{**plot, "series": [s for s in plot["series"] if s["role"] != "student"]}
+                             for plot in exercise["plots"]]
+    return student
