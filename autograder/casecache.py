@@ -177,8 +177,10 @@ def same(a: object, b: object) -> bool:
     if type(a) is not type(b):
         return False
     if isinstance(a, np.ndarray):
-        return (a.dtype == b.dtype and a.shape == b.shape and a.strides == b.strides
-                and a.tobytes("A") == b.tobytes("A"))
+        # the layout (C, Fortran or neither) is what can change a student's result, not the strides
+        # of an empty or one-item array
+        layout = (a.flags.c_contiguous, a.flags.f_contiguous) == (b.flags.c_contiguous, b.flags.f_contiguous)
+        return a.dtype == b.dtype and a.shape == b.shape and layout and a.tobytes("A") == b.tobytes("A")
     if isinstance(a, np.generic):
         return a.dtype == b.dtype and a.tobytes() == b.tobytes()
     if isinstance(a, float):
