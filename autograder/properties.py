@@ -9,7 +9,8 @@ minimal case and shows it; a hidden check never shows its case, only that one fa
 
 Drawing the cases is most of a check's cost and depends only on the strategy and the seed, so
 each process draws a check's cases once (against a property that always passes) and replays
-that list for every student. A passing run of Hypothesis visits exactly that list, so the
+that list for every student; the list is also kept on disk (:mod:`casecache`), so the next
+process reads it instead. A passing run of Hypothesis visits exactly that list, so the
 verdict is the same; only a public check that fails runs Hypothesis itself, to shrink.
 """
 
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, example, given, seed, sett
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
+from . import casecache
 from .problems import CheckFailed, StudentProblem, StudentRaised, StudentTimeout
 
 PUBLIC_EXAMPLES = 60
@@ -40,7 +41,7 @@ _FATAL = (StudentTimeout,)
 def use_cache_home() -> None:
     """Keep Hypothesis's own files (its unicode tables) in the user's cache, never in the folder
     grading was started from: that may be the kit, a class folder or a read-only checkout."""
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gradient-kit" / "hypothesis"
+    cache = casecache.user_cache() / "hypothesis"
     try:
         cache.mkdir(parents=True, exist_ok=True)
     except OSError:  # no writable home: a private folder of this process
@@ -65,7 +66,7 @@ class Cases:
         """
         count = examples or (HIDDEN_EXAMPLES if self.hidden else PUBLIC_EXAMPLES)
         explicit = list(explicit)
-        drawn = _drawn(f"{self.name} {strategy!r}", strategy, self.seed, count)
+        drawn = _drawn(f"{self.name} {strategy!r}", strategy, self.seed, count, casecache.grader_folder())
         try:
             for case in [*explicit, *drawn]:
                 prop(copy.deepcopy(case))
@@ -125,24 +126,36 @@ class Cases:
         return exc
 
 
-def _drawn(key: str, strategy: st.SearchStrategy, seed_value: int, count: int) -> tuple:
+def _drawn(key: str, strategy: st.SearchStrategy, seed_value: int, count: int, graders: Path | None = None) -> tuple:
     """The cases Hypothesis draws for ``strategy`` from ``seed_value`` when every case passes.
 
     A grader builds a fresh strategy object per check, so the list is remembered by the
-    strategy's repr (its source), not by the object.
+    strategy's repr (its source), not by the object; on disk, also by the sources of
+    ``graders`` (the grader's folder) and the kit, since a composite strategy's repr is only its name.
     """
-    return _draw(_Keyed(key, strategy), seed_value, count)
+    return _draw(_Keyed(key, strategy, graders), seed_value, count)
 
 
 @dataclass(frozen=True)
 class _Keyed:
     key: str
     strategy: st.SearchStrategy = field(compare=False, hash=False)
+    graders: Path | None = None
 
 
 @functools.lru_cache(maxsize=256)
 def _draw(keyed: _Keyed, seed_value: int, count: int) -> tuple:
-    strategy = keyed.strategy
+    identity = casecache.identity(keyed.key, seed_value, count, keyed.graders)
+    kept = casecache.load(identity) if identity is not None else None
+    if kept is not None:
+        return kept
+    cases = _generate(keyed.strategy, seed_value, count)
+    if identity is not None:
+        casecache.keep(identity, cases)
+    return cases
+
+
+def _generate(strategy: st.SearchStrategy, seed_value: int, count: int) -> tuple:
     cases: list[Any] = []
 
     def keep(case):

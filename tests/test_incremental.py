@@ -22,6 +22,7 @@ from autograder.model import to_dict
 from autograder.runner import grade_one
 from autograder.store import STORE, ResultStore
 from conftest import COURSE, GRADERS, ROOT, SOLUTIONS, settings
+from test_lifetimes import is_worker, tagged, wait_for
 
 SAMPLE = ROOT / "examples" / "class"
 FAST = ("--isolation", "process", "--allow-unsandboxed", "--timeout", "2", "--seed", "7")
@@ -102,26 +103,36 @@ def test_fresh_ignores_the_store(capsys, reference_run, tmp_path):
     assert without_times(tmp_path / "out") == without_times(out)
 
 
-def kill_once_a_student_is_stored(submissions, target, *extra):
-    """Start `grade.py grade` and SIGKILL it, with everything it started, once its first student is stored."""
+def start_grade(submissions, target, *extra, tag="", stderr=subprocess.DEVNULL):
+    """`grade.py grade` in a session of its own, as a terminal runs a command in its own process group."""
     command = [sys.executable, str(ROOT / "grade.py"), "grade", str(submissions), "--out", str(target), *FAST,
                "--jobs", "1", *extra]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **({"GRADER_RUN_TAG": tag} if tag else {})}
+    return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True)
+
+
+def wait_until_a_student_is_stored(child, target, *extra, also=lambda: True):
+    """Return once the run has stored a student it graded itself (and ``also`` holds)."""
     store = target / STORE
     before = {p.name for p in store.glob("*.json")} if store.is_dir() else set()
-    child = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 120
 
-        def stored_now():
-            # a --fresh run first forgets the store and marks itself as replacing the results
-            fresh = "--fresh" not in extra or b'"replacing": true' in (store / "run.json").read_bytes()
-            return fresh and [p for p in store.glob("*.json") if p.name != "run.json" and
-                              ("--fresh" in extra or p.name not in before)]
-        while not (store.is_dir() and (store / "run.json").is_file() and stored_now()):
-            assert child.poll() is None, "the run ended before any student was stored"
-            assert time.monotonic() < deadline, "no student was stored in two minutes"
-            time.sleep(0.05)
+    def stored_now():
+        # a --fresh run first forgets the store and marks itself as replacing the results
+        fresh = "--fresh" not in extra or b'"replacing": true' in (store / "run.json").read_bytes()
+        return fresh and [p for p in store.glob("*.json") if p.name != "run.json" and
+                          ("--fresh" in extra or p.name not in before)]
+    while not (store.is_dir() and (store / "run.json").is_file() and stored_now() and also()):
+        assert child.poll() is None, "the run ended before any student was stored"
+        assert time.monotonic() < deadline, "no student was stored in two minutes"
+        time.sleep(0.05)
+
+
+def kill_once_a_student_is_stored(submissions, target, *extra):
+    """Start `grade.py grade` and SIGKILL it, with everything it started, once its first student is stored."""
+    child = start_grade(submissions, target, *extra)
+    try:
+        wait_until_a_student_is_stored(child, target, *extra)
     finally:
         os.killpg(child.pid, signal.SIGKILL)  # the run and every process it started
         child.wait()
@@ -148,6 +159,36 @@ def test_a_killed_fresh_run_resumes_on_its_own_terms(capsys, reference_run, tmp_
     results = json.loads((tmp_path / "out" / "results.json").read_text())
     assert results["seed"] == 8 and [s["id"] for s in results["students"]] == ["amara_okafor", "ben_carter"]
     assert not (tmp_path / "out" / "reports" / "fatima_haddad.html").exists()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_run_stopped_with_ctrl_c_says_so_leaves_nothing_behind_and_resumes(capsys, reference_run, tmp_path, jobs):
+    submissions, out = reference_run
+    target, tag = tmp_path / "out", f"ctrl-c-{os.getpid()}-{jobs}"
+    with open(tmp_path / "stderr", "wb") as stderr:
+        child = start_grade(submissions, target, "--jobs", jobs, tag=tag, stderr=stderr)
+        try:  # Ctrl-C while a worker grades a student not yet stored
+            wait_until_a_student_is_stored(child, target, also=lambda: any(is_worker(c) for _p, c in tagged(tag)))
+            os.killpg(child.pid, signal.SIGINT)  # what a terminal sends: the whole foreground group
+            code = child.wait(timeout=60)
+        finally:
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
+    err = (tmp_path / "stderr").read_text(encoding="utf-8")
+    assert code == cli.Exit.INTERRUPTED == 130, err
+    assert err.rstrip().endswith("error: interrupted; the students graded so far are stored and the next grade run "
+                                 "into the same folder resumes from them.")
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert wait_for(lambda: not tagged(tag), 10), tagged(tag)  # no worker nor pool process lives on
+    assert not (target / "results.json").exists()
+    stored = sorted(p.name for p in (target / STORE).iterdir())
+    assert all(name.endswith(".json") and not name.startswith(".") for name in stored), stored  # no partial file
+    assert 1 <= len(stored) - 1 < 3  # run.json and at least one, not every, student
+    text = grade(capsys, submissions, target, "--jobs", "1")
+    assert graded_now(text) == 3 - (len(stored) - 1)  # only the students not stored
+    assert without_times(target) == without_times(out)
+    assert sorted(p.name for p in (target / "reports").iterdir()) == sorted(p.name for p in (out / "reports").iterdir())
 
 
 def counting(calls):
