@@ -1,20 +1,24 @@
 """Grades a synthetic class of N students end to end and prints what it cost; also `check`'s cold wall time.
 
     python benchmarks/bench_batch.py [N] [--jobs J] [--isolation auto|bubblewrap|process]
+                                     [--workers zygote,fresh] [--fresh-students M]
 
 The class is mostly correct students (copies of solutions/), then one catalogue mistake each
 (about 20%), a file that does not import (5%) and, for 1%, a function that never returns. The run is
 `python grade.py grade` in a fresh process, writing results.json, the gradebook and every report;
-then the same command again, which finds every result stored and grades nobody.
-Figures only: speed goals are read here, never asserted in a test.
+then the same command again, which finds every result stored and grades nobody. Each way of
+starting workers (``--workers``: forked from a zygote per submission, or a fresh sandbox per
+exercise as before zygotes) grades its own copy of the class in the same run, so their ratio holds
+on a noisy machine; ``--fresh-students`` grades only the first M students the old way, when the
+whole class would take too long. Figures only: speed goals are read here, never asserted in a test.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
-import resource
 import shutil
 import subprocess
 import sys
@@ -56,15 +60,21 @@ def make_class(into: Path, size: int) -> dict[str, int]:
     return kinds
 
 
-def timed_run(command: list[str]) -> tuple[float, float, int]:
-    """Wall seconds, CPU seconds of the run and everything it waited for, and exit code."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+# Runs the command and reports, from its own getrusage, the CPU of everything it waited for and
+# the largest resident set among them: one run's figures, whatever ran before it in this bench.
+MEASURE = ("import resource, subprocess, sys, json\n"
+           "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode\n"
+           "usage = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+           "print(json.dumps([usage.ru_utime + usage.ru_stime, usage.ru_maxrss, code]))\n")
+
+
+def timed_run(command: list[str]) -> tuple[float, float, int, float]:
+    """Wall seconds, CPU seconds of the run and everything it waited for, exit code, peak RSS in MiB."""
     start = time.perf_counter()
-    code = subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    measured = subprocess.run([sys.executable, "-c", MEASURE, *command], cwd=ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, code
+    cpu, peak_kib, code = json.loads(measured.stdout.strip().splitlines()[-1])
+    return wall, cpu, code, peak_kib / 1024
 
 
 def main() -> int:
@@ -72,31 +82,40 @@ def main() -> int:
     parser.add_argument("students", nargs="?", type=int, default=100, help="class size (default: %(default)s)")
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
     parser.add_argument("--isolation", default="auto")
+    parser.add_argument("--workers", default="zygote,fresh", help="ways of starting workers to compare (default: %(default)s)")
+    parser.add_argument("--fresh-students", type=int, default=None, metavar="M",
+                        help="grade only the first M students with --workers fresh (default: all)")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {len(os.sched_getaffinity(0))} usable cores, Python "
           f"{platform.python_version()}, {platform.platform()}")
+    figures = {}
     with tempfile.TemporaryDirectory(prefix="gradient-kit-bench-") as scratch:
-        kinds = make_class(Path(scratch) / "class", args.students)
-        print(f"class: {args.students} students ({', '.join(f'{n} {k}' for k, n in kinds.items())}), "
-              f"--jobs {args.jobs}, --isolation {args.isolation}")
-        grade = [sys.executable, "grade.py", "grade", str(Path(scratch) / "class"), "--out", str(Path(scratch) / "out"),
-                 "--seed", "1", "--jobs", str(args.jobs), "--isolation", args.isolation]
-        if args.isolation == "process":
-            grade.append("--allow-unsandboxed")
-        wall, cpu, code = timed_run(grade)
-        if code != 0:
-            print(f"grade failed with exit code {code}")
-            return 1
-        # ru_maxrss of the children: the largest resident set of any one process the run waited for
-        # (the grader or one of its pool processes), in KiB on Linux.
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        print(f"grade, first run:   {wall:8.1f} s wall   {args.students / wall:6.2f} students/s   "
-              f"{1000 * cpu / args.students:7.0f} ms CPU per student   peak RSS of one grader process {peak:.0f} MiB")
-        again, cpu_again, _ = timed_run(grade)
-        print(f"grade, rerun:       {again:8.1f} s wall   (every result stored: nobody graded, every output rewritten; "
-              f"{cpu_again:.1f} s CPU)")
-    check, _, _ = timed_run([sys.executable, "grade.py", "check", "solutions", "--seed", "1"])
-    print(f"check solutions/:   {check:8.2f} s wall (cold: a fresh interpreter, as a student runs it)")
+        for workers in args.workers.split(","):
+            size = args.students if workers != "fresh" or args.fresh_students is None else args.fresh_students
+            folder = Path(scratch) / workers
+            kinds = make_class(folder / "class", size)
+            print(f"--workers {workers}: {size} students ({', '.join(f'{n} {k}' for k, n in kinds.items())}), "
+                  f"--jobs {args.jobs}, --isolation {args.isolation}")
+            grade = [sys.executable, "grade.py", "grade", str(folder / "class"), "--out", str(folder / "out"),
+                     "--seed", "1", "--jobs", str(args.jobs), "--isolation", args.isolation, "--workers", workers]
+            if args.isolation == "process":
+                grade.append("--allow-unsandboxed")
+            wall, cpu, code, peak = timed_run(grade)
+            if code != 0:
+                print(f"grade failed with exit code {code}")
+                return 1
+            figures[workers] = (wall / size, cpu / size)
+            print(f"  first run: {wall:8.1f} s wall   {size / wall:6.2f} students/s   "
+                  f"{1000 * cpu / size:7.0f} ms CPU per student   peak RSS of one process {peak:.0f} MiB")
+            again, cpu_again, _, _ = timed_run(grade)
+            print(f"  rerun:     {again:8.1f} s wall   (every result stored: nobody graded, every output rewritten; "
+                  f"{cpu_again:.1f} s CPU)")
+    if "zygote" in figures and "fresh" in figures:
+        (new_wall, new_cpu), (old_wall, old_cpu) = figures["zygote"], figures["fresh"]
+        print(f"fresh / zygote: {old_wall / new_wall:.2f}x wall per student, {old_cpu / new_cpu:.2f}x CPU per student")
+    for workers in args.workers.split(","):
+        check, _, _, _ = timed_run([sys.executable, "grade.py", "check", "solutions", "--seed", "1", "--workers", workers])
+        print(f"check solutions/ --workers {workers}: {check:6.2f} s wall (cold: a fresh interpreter, as a student runs it)")
     return 0
 
 
