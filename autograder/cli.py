@@ -101,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def common(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("--seed", type=seed, default=None,
-                         help="seed for the random inputs of hidden checks (default: a fresh one, recorded in the "
+                         help="seed for the random inputs (default: check uses the day's date, YYYYMMDD; others a fresh one; recorded in the "
                               "report; grade reuses the seed stored in OUT)")
         sub.add_argument("--timeout", type=call_seconds, default=sandbox.Limits.call_timeout,
                          help="seconds of CPU time one call of a student function may use (default: %(default)s)")
@@ -192,6 +192,14 @@ class SandboxRefused(GradeError):
     exit_code = Exit.REFUSED
 
 
+def default_seed(command: str | None) -> int:
+    """`check`'s seed is the day's (20261130): a student checking again the same day gets the
+    drawn cases from the cache (casecache.py) and the next day other ones; elsewhere a fresh one."""
+    if command in (None, "check"):
+        return int(dt.date.today().strftime("%Y%m%d"))
+    return secrets.randbelow(2**31)
+
+
 def _settings(args: argparse.Namespace, batch: bool, allow_unsandboxed: bool = True) -> Settings:
     """Settings for this run, once the sandbox has been proved on a known-good submission."""
     isolation, bwrap_path = _isolation(args.isolation, batch, allow_unsandboxed)
@@ -199,7 +207,7 @@ def _settings(args: argparse.Namespace, batch: bool, allow_unsandboxed: bool = T
     preflight.prove(isolation, limits, bwrap_path)
     reference, catalogue = ROOT / "solutions", ROOT / "catalogue"
     return Settings(graders_dir=ROOT / "graders", reference_dir=reference if reference.is_dir() else None,
-                    seed=args.seed if args.seed is not None else secrets.randbelow(2**31),
+                    seed=args.seed if args.seed is not None else default_seed(args.command),
                     isolation=isolation, call_timeout=args.timeout, memory_mb=args.memory_mb, bwrap=bwrap_path,
                     workers=args.workers,
                     catalogue_dir=catalogue if catalogue.is_dir() and reference.is_dir() else None)
