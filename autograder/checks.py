@@ -18,6 +18,26 @@ def fail(message: str, hint: str = "") -> None:
     raise CheckFailed(message, hint)
 
 
+class Described:
+    """How a call reads in a message, written out only when a message uses it: most calls pass,
+    and rendering their arrays would cost more than checking them."""
+
+    def __init__(self, render) -> None:
+        self._render = render
+        self._text: str | None = None
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._text = self._render()
+        return self._text
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+
 def show(value: object, limit: int = 120) -> str:
     """A short, student-readable rendering of a returned value."""
     if isinstance(value, np.ndarray):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from autograder.checks import call_text, expect_real, fail, is_real_number, relative_error, show, show_pair
+from autograder.checks import Described, call_text, expect_real, fail, is_real_number, relative_error, show, show_pair
 
 FUNCTION = "clip_by_global_norm"
 
@@ -325,7 +325,7 @@ def expect_promises(student, case):
     """Every promise for any input: a tuple (list of same-shaped arrays, float norm), inputs left as
     they were, the norm before clipping, and the clipped length: max_norm above it, unchanged below."""
     grads, max_norm = case
-    call = describe(case)
+    call = Described(lambda: describe(case))
     result = student.call(FUNCTION, [g.copy() for g in grads], max_norm, return_args=True)
     clipped, norm = unpack(result.value, grads, call)
     value = result.value

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from autograder.checks import call_text, expect_array, expect_array_close, fail, show, show_pair
+from autograder.checks import Described, call_text, expect_array, expect_array_close, fail, show, show_pair
 
 LN = "layer_norm"
 RMS = "rms_norm"
@@ -28,7 +28,7 @@ def row(*values) -> np.ndarray:
 def run(student, function, x, *args, return_args=False, **kwargs):
     """Call the student's function; returns the CallResult and how the call reads in a message."""
     result = student.call(function, x, *args, return_args=return_args, **kwargs)
-    return result, f"{call_text(function, x, *args, **kwargs)} with x = {show(x)}"
+    return result, Described(lambda: f"{call_text(function, x, *args, **kwargs)} with x = {show(x)}")
 
 
 def expect_values(got, expected, call, hint):
@@ -451,7 +451,7 @@ def expect_promises(student, function, case):
     as they were, and per row the normalization's defining statistics."""
     x, args, kwargs, eps = case
     result, call = run(student, function, x.copy(), *args, return_args=True, **kwargs)
-    call = f"{call_text(function, x, *args, **kwargs)} with x = {show(x)}"
+    call = Described(lambda: f"{call_text(function, x, *args, **kwargs)} with x = {show(x)}")
     out = expect_array(result.value, x.shape, call)
     if out.dtype != np.float64:
         fail(f"{call} returned an array of {out.dtype}; expected float64, like the input.",
