@@ -8,6 +8,9 @@ Time: a call may use ``call_timeout`` seconds of CPU, read by the grader from /p
 clock stops it only as a backstop, and a call stopped by the wall clock alone (a busy host, or
 code that waits) is tried once more in a fresh worker. Every wait is charged to the exercise's
 and the submission's :class:`~autograder.budget.Budget`; a spent budget fails the rest at once.
+
+The worker comes from the submission's zygote when there is one (:mod:`autograder.zygote`), else
+a fresh sandbox; what the student reads about a failure is worded in :mod:`autograder.wording`.
 """
 
 from __future__ import annotations
@@ -19,21 +22,18 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import arena, channel, codec, draws, sandbox, sanitize
+from . import arena, channel, codec, draws, sandbox, sanitize, wording
 from .budget import Budget
 from .checks import call_text
 from .proctree import cpu_seconds
 from .quiet import QuietLock
-from .problems import (BadReply, FunctionMissing, ImportFailed, NotImplementedYet, SandboxFailed, StudentRaised,
-                       StudentTimeout, SubmissionMissing, SubmissionUnreadable, WorkerCrashed)
+from .problems import (BadReply, FunctionMissing, SandboxFailed, StudentTimeout, SubmissionMissing,
+                       SubmissionUnreadable, WorkerCrashed)
 from .submission import read_source
 from .zygote import ForkedWorker, Zygote
 
 MAX_TIMEOUTS = 4
 HEAD_CHARS = TAIL_CHARS = sanitize.OUTPUT_CHARS
-SLOW_HINT = ("A correct solution takes milliseconds per call: look for sleep(), a loop that never ends, "
-             "or work that grows too fast with the input.")
-WAIT_HINT = "Look for sleep(), input(), or waiting on something that never comes."
 # What an honest worker reports for a KeyError the worker itself raises (see _reports_honestly).
 KEY_ERROR_LINEAGE = ["builtins.KeyError", "builtins.LookupError", "builtins.Exception",
                      "builtins.BaseException", "builtins.object"]
@@ -151,13 +151,11 @@ class StudentModule:
 
     def _check_time_left(self) -> None:
         if self._timeouts >= MAX_TIMEOUTS:
-            raise StudentTimeout(f"Not run: {self.path.name} already ran out of time {MAX_TIMEOUTS} times.",
-                                 "Look for a loop that never ends.")
+            raise wording.out_of_tries(self.path.name, MAX_TIMEOUTS)
         spent = next((b for b in self._budgets if b.remaining() <= 0), None)
         if spent is not None:
             self._restart()
-            raise StudentTimeout(f"Not run: {self.path.name} already ran out of time: your code used up the "
-                                 f"{_seconds(spent.seconds)} it may run for {spent.scope}.", SLOW_HINT)
+            raise wording.out_of_budget(self.path.name, spent)
 
     def _ensure_loaded(self) -> None:
         if self._problem is not None:
@@ -200,42 +198,16 @@ class StudentModule:
                 raise
         if not reply.get("ok"):
             self.close()
-            self._problem = self._import_problem(reply.get("error"))
+            self._problem = wording.import_problem(self.path.name, reply.get("error"))
             raise self._problem
 
-    def _import_problem(self, error: object) -> Exception:
-        error = error if isinstance(error, dict) else {}
-        name = self.path.name
-        if error.get("kind") == "syntax":
-            return ImportFailed(f"{name} has a syntax error on line {error.get('line')}: {error.get('message')}.",
-                                "Run the file with python to see the error in context.",
-                                str(error.get("traceback", "")))
-        if error.get("kind") == "exit":
-            return ImportFailed(f"{name} calls sys.exit() while it is being imported.",
-                                "Remove top-level code that exits; only define functions.")
-        return ImportFailed(f"{name} raised {error.get('type') or 'an exception'} while being imported: {error.get('message')}",
-                            "Code at the top level of your file runs on import; keep it to imports and definitions.",
-                            str(error.get("traceback", "")))
-
     def _problem_from(self, error: object, function: str) -> Exception:
-        error = error if isinstance(error, dict) else {}
-        kind, exc_type, message = error.get("kind"), error.get("type") or "an exception", error.get("message", "")
-        detail = error.get("traceback", "")
-        if kind == "missing":
-            return FunctionMissing(f"{self.path.name} has no function named {function}.",
-                                   "Keep the function name and signature from the stub.")
-        if kind == "exit":
-            return StudentRaised(f"{function}() called sys.exit().", "Return a value instead of exiting.", detail, "SystemExit")
-        if exc_type == "NotImplementedError" and not message:  # the stub's bare raise, not a deliberate one
-            return NotImplementedYet(f"{function}() is not implemented yet (it raises NotImplementedError).",
-                                     "Replace the `raise NotImplementedError` line with your code.")
-        if kind == "protocol":
+        problem = wording.call_problem(self.path.name, function, error)
+        if isinstance(problem, BadReply):
             self._restart()
-            return BadReply(f"{function}() could not be run: {message}")
-        mro = tuple(error.get("mro") or ())
-        if not self._reports_honestly(function):
+        elif wording.is_raised(error) and not self._reports_honestly(function):
             return self._problem
-        return StudentRaised(f"{function}() raised {exc_type}: {message}".rstrip(": "), "", detail, exc_type, mro)
+        return problem
 
     def _reports_honestly(self, function: str) -> bool:
         """Whether the worker still reports a KeyError it raises itself as a KeyError.
@@ -250,8 +222,7 @@ class StudentModule:
         if not reply.get("ok") and error.get("type") == "KeyError" and error.get("mro") == KEY_ERROR_LINEAGE:
             return True
         self._restart()
-        self._problem = BadReply(f"{self.path.name} changed how the worker reports exceptions, so no exception "
-                                 "it raises can be trusted.", "Raise exceptions normally; do not patch the grader's worker.")
+        self._problem = wording.dishonest_worker(self.path.name)
         return False
 
     def _exchange(self, request: dict, cpu_limit: float, what: str, retried: bool) -> dict:
@@ -311,18 +282,8 @@ class StudentModule:
         if cpu or budget_first or retried:  # a first stop by the wall clock alone gets its retry first
             self._timeouts += 1
         self._restart()
-        start = _sentence_start(what)
-        if cpu:
-            return StudentTimeout(f"{start} did not finish within {_seconds(cpu_limit)} of computing time.",
-                                  "Look for a loop that never ends, or work that grows too fast with the input.")
-        if budget_first:
-            spent = min(self._budgets, key=lambda b: b.remaining())
-            return StudentTimeout(f"{start} was stopped: {self.path.name} ran out of time, having used up the "
-                                  f"{_seconds(spent.seconds)} it may run for {spent.scope}.", SLOW_HINT)
-        timeout = StudentTimeout(f"{start} did not finish within {_seconds(wall)}"
-                                 f"{', twice,' if retried else ''} while using little computing time.", WAIT_HINT)
-        timeout.waited = True  # the wall clock alone stopped it: worth one more try in a fresh worker
-        return timeout
+        spent = min(self._budgets, key=lambda b: b.remaining()) if budget_first and not cpu else None
+        return wording.timeout(what, self.path.name, cpu, cpu_limit, wall, spent, retried)
 
     def _crashed(self, what: str):
         process = self._process
@@ -336,16 +297,7 @@ class StudentModule:
             code = process.poll()
             self.last_stderr = sandbox.stderr_tail(process)
         self._restart()
-        if failure is not None:
-            raise SandboxFailed(f"The sandbox could not start during {what} ({failure}); this is not your fault.",
-                                "Tell your instructor; this check's score is withheld.")
-        if code is not None and code < 0:
-            reason = f"was killed by signal {-code}"
-            hint = "Signal 9 or 24 usually means it used too much memory or CPU time."
-        else:
-            reason = f"ended the process (exit code {code})" if code is not None else "ended the process"
-            hint = "Do not call os._exit() or kill the process; return a value instead."
-        raise WorkerCrashed(f"Your code {reason} during {what}.", hint)
+        raise wording.crash(what, code, failure)
 
     def fresh_worker(self) -> None:
         """End the worker; the next call loads the file again in a new one, which knows nothing of earlier calls."""
@@ -362,10 +314,3 @@ class StudentModule:
             self._arena.close()
             self._arena = None
 
-
-def _seconds(value: float) -> str:
-    return f"{value:g} second" + ("" if value == 1 else "s")
-
-
-def _sentence_start(phrase: str) -> str:
-    return phrase[0].upper() + phrase[1:] if phrase.startswith("the ") else phrase
