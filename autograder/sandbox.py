@@ -326,13 +326,17 @@ def _process_cap(isolation: str, limits: Limits, forks_refused: bool) -> int | N
 
 def zygote_possible(isolation: str, bwrap_path: str = "") -> bool:
     """Whether workers may be forked from a zygote here: only where the seccomp filter keeps every
-    forked worker from starting processes of its own, which could outlive it into the next one."""
+    forked worker from starting processes of its own, which could outlive it into the next one.
+
+    Not in process mode without root: there the process limit counts every task of the grading
+    user on the host, so whether the zygote could fork would depend on what else the user runs.
+    """
     if not LINUX or seccomp.program() is None:
         return False
     if isolation == "bubblewrap":
         found = bwrap_path or (find_bwrap().found.path if find_bwrap().found else "")
         return bool(found) and _seccomp_program(found) is not None
-    return isolation == "process"
+    return isolation == "process" and _is_root()
 
 
 def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[int, ...] = (),

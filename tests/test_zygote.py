@@ -7,7 +7,6 @@ the zygote from inside, and compare whole classes graded with forked and with fr
 
 from __future__ import annotations
 
-import os
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -19,6 +18,9 @@ from autograder.model import to_dict
 from conftest import COURSE, ROOT, SOLUTIONS, settings
 
 MODES = [mode for mode in sandbox.ISOLATIONS if mode == "process" or sandbox.bubblewrap_works()]
+# Where a zygote is used: the tests of what it must not let through run there; elsewhere
+# (process mode without root) every worker starts fresh, and the same tests must pass too.
+ZYGOTE_MODES = [mode for mode in MODES if sandbox.zygote_possible(mode)]
 
 # Put before a correct solution: fails the import if anything an earlier worker planted is
 # visible here, then plants all of it for the next worker to find.
@@ -52,7 +54,10 @@ def _patched_rng(*args, **kwargs):
 _patched_rng.planted = True
 _np.random.default_rng = _patched_rng
 _os.environ["PLANTED"] = "1"
-_threading.Thread(target=_time.sleep, args=(1e6,), name="planted-thread", daemon=True).start()
+try:  # without root, the process limit counts every task of the grading user: there may be no room
+    _threading.Thread(target=_time.sleep, args=(1e6,), name="planted-thread", daemon=True).start()
+except RuntimeError:
+    pass
 '''
 
 
@@ -96,7 +101,7 @@ def forks(monkeypatch):
     return counted
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", ZYGOTE_MODES)
 def test_every_exercise_runs_in_a_forked_worker_with_full_marks(mode, honest, forks):
     result = runner.grade_one("correct", SOLUTIONS, settings(isolation=mode))
     assert scores(result) == honest[mode]
@@ -109,7 +114,8 @@ def test_state_planted_by_one_exercise_is_invisible_to_the_next(mode, honest, fo
     folder = planting_submission(tmp_path / "planter", mode)
     result = runner.grade_one("planter", folder, settings(isolation=mode))
     assert scores(result) == honest[mode]
-    assert forks["forked"] >= len(COURSE) and forks["fresh"] == 0
+    if mode in ZYGOTE_MODES:
+        assert forks["forked"] >= len(COURSE) and forks["fresh"] == 0
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -126,7 +132,7 @@ ZYGOTE_SIGNALS = {
 }
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", ZYGOTE_MODES)  # elsewhere the parent is the grader itself, not a zygote
 @pytest.mark.parametrize("how", sorted(ZYGOTE_SIGNALS))
 def test_a_student_who_stops_or_kills_the_zygote_loses_nothing(mode, how, honest, tmp_path):
     folder = tmp_path / how
@@ -171,10 +177,8 @@ def holes():
 '''
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", ZYGOTE_MODES)
 def test_a_forked_worker_cannot_reach_into_the_zygote(mode, tmp_path):
-    if mode == "process" and os.getuid() != 0:
-        pytest.skip("without root the fallback does not separate the worker from processes of its own uid")
     folder = tmp_path / "tamper"
     folder.mkdir()
     (folder / "scalar_chain.py").write_text(TAMPER + "\n\ndef scalar_gradient_chain(depth, layer_scale):\n"
