@@ -325,7 +325,8 @@ def expect_promises(student, case):
     """Every promise for any input: a tuple (list of same-shaped arrays, float norm), inputs left as
     they were, the norm before clipping, and the clipped length: max_norm above it, unchanged below."""
     grads, max_norm = case
-    call = Described(lambda: describe(case))
+    shown = ([np.array(g, copy=True) for g in grads], max_norm)  # as at the call
+    call = Described(lambda: describe(shown))
     result = student.call(FUNCTION, [g.copy() for g in grads], max_norm, return_args=True)
     clipped, norm = unpack(result.value, grads, call)
     value = result.value

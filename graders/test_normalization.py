@@ -28,7 +28,8 @@ def row(*values) -> np.ndarray:
 def run(student, function, x, *args, return_args=False, **kwargs):
     """Call the student's function; returns the CallResult and how the call reads in a message."""
     result = student.call(function, x, *args, return_args=return_args, **kwargs)
-    return result, Described(lambda: f"{call_text(function, x, *args, **kwargs)} with x = {show(x)}")
+    shown = np.array(x, copy=True)  # as it was at the call, whatever happens to x before a message uses it
+    return result, Described(lambda: f"{call_text(function, shown, *args, **kwargs)} with x = {show(shown)}")
 
 
 def expect_values(got, expected, call, hint):
@@ -451,7 +452,8 @@ def expect_promises(student, function, case):
     as they were, and per row the normalization's defining statistics."""
     x, args, kwargs, eps = case
     result, call = run(student, function, x.copy(), *args, return_args=True, **kwargs)
-    call = Described(lambda: f"{call_text(function, x, *args, **kwargs)} with x = {show(x)}")
+    shown = np.array(x, copy=True)
+    call = Described(lambda: f"{call_text(function, shown, *args, **kwargs)} with x = {show(shown)}")
     out = expect_array(result.value, x.shape, call)
     if out.dtype != np.float64:
         fail(f"{call} returned an array of {out.dtype}; expected float64, like the input.",

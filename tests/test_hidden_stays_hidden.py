@@ -157,12 +157,14 @@ def leaked_search(tmp_path_factory):
 
 
 def find(needle_set: set[str], texts: dict[str, str]) -> list[tuple[str, str]]:
-    """Where a needle stands as a whole number (3.05655 is not in 13.056551, but is in "x=3.05655;")."""
+    """Where a needle stands as a whole number (3.05655 is not in 13.056551 nor in 3.05655e-09, but
+    is in "x=3.05655;")."""
     import re
     hits = []
     for name, text in texts.items():
         for needle in needle_set:
-            if needle in text and re.search(rf"(?<![\d.]){re.escape(needle)}(?![\d])", text):
+            # ... and not 9.76563e-09 for 9.76563: an exponent makes it another number.
+            if needle in text and re.search(rf"(?<![\d.]){re.escape(needle)}(?![\d]|[eE][+-]?\d)", text):
                 hits.append((name, needle))
     return hits
 
@@ -179,6 +181,7 @@ def test_the_search_finds_a_planted_leak(leaked_search):
     found, texts, _batch = leaked_search
     planted = sorted(found)[len(found) // 2]
     assert find({planted}, {"report": f"f() returned {planted}; expected 1.0"}) == [("report", planted)]
+    assert find({"9.76563"}, {"plot": "<title>yours: 9.76563e-09</title>", "other": "19.765631"}) == []
 
 
 def test_no_output_shows_a_hidden_input_a_hidden_result_or_the_reference_output(leaked_search):
