@@ -18,14 +18,12 @@ from __future__ import annotations
 import copy
 import os
 import secrets
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import arena, channel, codec, draws, sandbox, sanitize, wording
+from . import arena, codec, connection, draws, sandbox, sanitize, wording
 from .budget import Budget
 from .checks import call_text
-from .proctree import cpu_seconds
 from .quiet import QuietLock
 from .problems import (BadReply, FunctionMissing, SandboxFailed, StudentTimeout, SubmissionMissing,
                        SubmissionUnreadable, WorkerCrashed)
@@ -227,49 +225,19 @@ class StudentModule:
 
     def _exchange(self, request: dict, cpu_limit: float, what: str, retried: bool) -> dict:
         """Send one request and read its reply, within ``cpu_limit`` seconds of the worker's CPU
-        time, the wall-clock backstop and what is left of the budgets."""
+        time, the wall-clock backstop and what is left of the budgets (connection.py)."""
         self._next_id += 1
         request["id"] = self._next_id
-        frame = codec.dump_frame(request)
-        process = self._process
-        wall = self.limits.wall_bound(cpu_limit)
-        stdin, stdout = process.stdin.fileno(), process.stdout.fileno()
-        with self.quiet.hold(alone=retried, wait_seconds=wall):  # a retry runs alone in the class
-            left = min(b.remaining() for b in self._budgets)
-            start = time.monotonic()
-            deadline = start + min(wall, left)
-            # Counted from the process's start (a forked worker's: its fork) for a load; for a call, from the first look at the
-            # clock (one poll in), which spares a fast call the reading of /proc altogether.
-            baseline = [getattr(process, "cpu_start", 0.0)] if request["op"] == "load" else []
-
-            def over_limit() -> bool:
-                used = cpu_seconds(process)
-                if used is None:
-                    return False  # the worker is gone: the read that follows says so
-                if not baseline:
-                    baseline.append(used)
-                    return False
-                return used - baseline[0] > cpu_limit
-
-            try:
-                channel.send(stdin, frame, deadline, over_limit)
-                header = channel.receive(stdout, codec.HEADER_SIZE, deadline, over_limit)
-                body = channel.receive(stdout, codec.frame_length(header, self.limits.reply_bytes), deadline,
-                                       over_limit)
-                reply = sanitize.reply(codec.load_frame(body))  # nothing raw goes further than this line
-            except channel.Overrun as overrun:
-                raise self._timed_out(what, overrun.cpu, cpu_limit, wall, left < wall, retried) from None
-            except channel.Closed:
-                return self._crashed(what)
-            except codec.CodecError as exc:
-                self._restart()
-                raise BadReply(f"The worker sent an unreadable reply during {what} ({exc}).") from None
-            finally:
-                for budget in self._budgets:
-                    budget.charge(time.monotonic() - start)
-        if reply.get("id") != request["id"]:
+        try:
+            reply = connection.exchange(self._process, request, cpu_limit, self.limits.wall_bound(cpu_limit),
+                                        self._budgets, self.quiet, retried, self.limits.reply_bytes)
+        except connection.Overrun as overrun:
+            raise self._timed_out(what, overrun.cpu, cpu_limit, overrun.wall, overrun.budget_first, retried) from None
+        except connection.Closed:
+            return self._crashed(what)
+        except connection.Garbled as garbled:
             self._restart()
-            raise BadReply(f"The worker answered out of turn during {what}; its output cannot be trusted.")
+            raise wording.garbled(what, str(garbled)) from None
         output = reply.get("output")
         if output and output["total"]:
             head, tail, total = output["head"], output["tail"], output["total"]

@@ -71,6 +71,11 @@ def dishonest_worker(filename: str) -> BadReply:
                     "trusted.", "Raise exceptions normally; do not patch the grader's worker.")
 
 
+def garbled(what: str, how: str) -> BadReply:
+    """The worker's reply could not be trusted: ``how`` is "an unreadable reply (...)" or "an answer out of turn"."""
+    return BadReply(f"The worker sent {how} during {what}; its output cannot be trusted.")
+
+
 def out_of_tries(filename: str, tries: int) -> StudentTimeout:
     return StudentTimeout(f"Not run: {filename} already ran out of time {tries} times.", "Look for a loop that never ends.")
 
