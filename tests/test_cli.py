@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 import os
@@ -30,7 +31,7 @@ def test_help_documents_commands_and_exit_codes(capsys):
 def test_grade_help_documents_its_options(capsys):
     code, out, _ = run(capsys, "grade", "--help")
     assert code == 0
-    for option in ("--out", "--only", "--fresh", "--seed", "--jobs", "--timeout", "--memory-mb", "--isolation",
+    for option in ("--out", "--only", "--fresh", "--seed", "--jobs", "--timeout", "--memory-mb", "--isolation", "--workers",
                    "--allow-unsandboxed", "merges by student id", "percent"):
         assert option in out
 
@@ -313,3 +314,9 @@ def test_an_output_folder_that_cannot_be_written_is_refused_before_grading(capsy
     code, _, err = run(capsys, "grade", str(tmp_path / "class"), "--out", str(tmp_path / "locked" / "out"), *FAST)
     assert code == 2 and "is not writable" in err and err.count("\n") == 1
     assert not (tmp_path / "locked" / "out").exists()
+
+
+def test_check_defaults_to_the_days_seed_and_grade_to_a_fresh_one():
+    today = int(dt.date.today().strftime("%Y%m%d"))
+    assert cli.default_seed("check") == today and cli.default_seed(None) == today
+    assert {cli.default_seed("grade") for _ in range(5)} != {today}
