@@ -10,10 +10,14 @@ own, every other process in it is killed, /tmp is emptied and System V IPC objec
 so nothing a student's code leaves behind reaches its next exercise.
 
 A child cannot reach the zygote's memory or descriptors: the zygote is not dumpable, so
-/proc/<pid>/mem, /proc/<pid>/fd and ptrace are refused to processes of its own uid, and the child
-loads the seccomp filter, which refuses new processes, before any student code runs. What a
-child can do is signal the zygote; the grader then finds it silent or gone and starts the next
-worker from scratch (see ``autograder/zygote.py``).
+/proc/<pid>/mem, opening /proc/<pid>/fd/* and ptrace are refused to processes of its own uid, and
+the child loads the seccomp filter, which refuses new processes, before any student code runs.
+What a child can do to a process of its own uid is signal it, or change what the kernel lets any
+such process change and every fork inherits: resource limits (prlimit), niceness, CPU affinity,
+scheduling and I/O priority, the OOM score. So before each fork the zygote compares all of that,
+and what must be empty (/tmp under bubblewrap, System V IPC), with what it was at the start; if
+anything differs it refuses to fork ("tainted"), and the grader starts the next worker in a fresh
+sandbox (see ``autograder/zygote.py``), as it does for a zygote that is stopped, silent or gone.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import platform
+import resource
 import shutil
 import signal
 import socket
@@ -29,6 +35,10 @@ PR_SET_DUMPABLE = 4
 IPC_RMID = 0
 MAX_REQUEST = 1024
 IPC_TABLES = (("sem", "semctl"), ("msg", "msgctl"), ("shm", "shmctl"))
+MSG_INFO, SEM_INFO, SHM_INFO = 12, 19, 14
+RLIMITS = 16  # RLIM_NLIMITS on Linux
+IOPRIO_GET = {"x86_64": 252, "aarch64": 31}.get(platform.machine())
+INHERITED_FILES = ("/proc/self/oom_score_adj", "/proc/self/comm", "/proc/self/timerslack_ns")
 
 
 def serve(control_fd: int, sweep: bool, inherited: tuple) -> tuple | None:
@@ -40,6 +50,7 @@ def serve(control_fd: int, sweep: bool, inherited: tuple) -> tuple | None:
         stream.close()
     control = socket.socket(fileno=control_fd)
     child = 0
+    clean = _inherited_state(libc)
     while True:
         try:
             data, fds, _flags, _address = socket.recv_fds(control, MAX_REQUEST, 3)
@@ -55,8 +66,12 @@ def serve(control_fd: int, sweep: bool, inherited: tuple) -> tuple | None:
         status = _reap(child)
         child = 0
         if request.get("op") == "fork" and len(fds) == 3:
-            if sweep:
-                _sweep(libc)
+            if not _clean_again(libc, sweep, clean):
+                reply = {"ok": False, "tainted": True}  # a child changed us: the grader starts afresh
+                for fd in fds:
+                    os.close(fd)
+                _send(control, reply)
+                continue
             pid = os.fork()
             if pid == 0:
                 control.close()
@@ -67,11 +82,63 @@ def serve(control_fd: int, sweep: bool, inherited: tuple) -> tuple | None:
             reply = {"ok": request.get("op") == "reap", "status": status}
         for fd in fds:
             os.close(fd)
-        try:
-            control.send(json.dumps(reply).encode())
-        except OSError:
+        if not _send(control, reply):
             _reap(child)
             return None
+
+
+def _clean_again(libc, sweep: bool, clean: tuple) -> bool:
+    """Sweep up after the last child; whether we are now as we were at the start."""
+    try:
+        if sweep:
+            _sweep(libc)
+        return _inherited_state(libc) == clean and not _ipc_objects(libc) and not (sweep and os.listdir("/tmp"))
+    except OSError:  # /tmp made unreadable, say: a fresh sandbox is cheaper than finding out
+        return False
+
+
+def _send(control: socket.socket, reply: dict) -> bool:
+    try:
+        control.send(json.dumps(reply).encode())
+    except OSError:
+        return False
+    return True
+
+
+def _inherited_state(libc) -> tuple:
+    """What any process of our uid may change about us from outside, and every fork inherits."""
+    limits = []
+    for number in range(RLIMITS):  # by number: Python names only some of them (not RLIMIT_LOCKS)
+        try:
+            limits.append(resource.getrlimit(number))
+        except (ValueError, OSError):
+            limits.append(None)
+    scheduling = (os.getpriority(os.PRIO_PROCESS, 0), tuple(sorted(os.sched_getaffinity(0))),
+                  os.sched_getscheduler(0), os.sched_getparam(0).sched_priority,
+                  libc.syscall(IOPRIO_GET, 1, 0) if IOPRIO_GET else None)
+    files = []
+    for path in INHERITED_FILES:
+        try:
+            with open(path, "rb") as handle:
+                files.append(handle.read())
+        except OSError:
+            files.append(None)
+    return tuple(limits), scheduling, tuple(files)
+
+
+def _ipc_objects(libc) -> int:
+    """How many System V IPC objects exist in our IPC namespace (asked of the kernel, no /proc needed)."""
+    counts = (ctypes.c_int * 16)()
+    total = 0
+    if libc.msgctl(0, MSG_INFO, counts) >= 0:
+        total += counts[0]  # msginfo.msgpool: the queues that exist
+    counts = (ctypes.c_int * 16)()
+    if libc.semctl(0, 0, SEM_INFO, counts) >= 0:
+        total += counts[7]  # seminfo.semusz: the semaphore sets that exist
+    counts = (ctypes.c_int * 16)()
+    if libc.shmctl(0, SHM_INFO, counts) >= 0:
+        total += counts[0]  # shm_info.used_ids
+    return total
 
 
 def _reap(child: int) -> int | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 from dataclasses import replace
+import os
 from pathlib import Path
 
 import pytest
@@ -25,19 +26,21 @@ ZYGOTE_MODES = [mode for mode in MODES if sandbox.zygote_possible(mode)]
 # Put before a correct solution: fails the import if anything an earlier worker planted is
 # visible here, then plants all of it for the next worker to find.
 PLANT_AND_LOOK = '''
-import ctypes as _ctypes, os as _os, sys as _sys, threading as _threading, time as _time
+import ctypes as _ctypes, os as _os, resource as _resource, sys as _sys, threading as _threading, time as _time
 import numpy as _np
 _libc = _ctypes.CDLL(None, use_errno=True)
-_FILES = __FILES__
+_FILES, _IPC = __FILES__, __IPC__
 _seen = []
-if _FILES and (_os.path.exists("/tmp/planted") or _os.path.exists("/tmp/locked")):
+if _FILES and (_os.path.exists("/tmp/planted") or _os.path.exists("/tmp/locked") or _os.path.exists("/tmp/deep")):
     _seen.append("a file in /tmp")
-if _FILES and _libc.semget(0x5EED, 0, 0) >= 0:
-    _seen.append("a System V semaphore")
+if _IPC and (_libc.semget(0x5EED, 0, 0) >= 0 or _libc.msgget(0x5EEE, 0) >= 0):
+    _seen.append("a System V semaphore or message queue")
 if "planted_module" in _sys.modules or getattr(_np, "planted", False) or getattr(_np.random.default_rng, "planted", False):
     _seen.append("a module or numpy attribute")
 if _os.environ.get("PLANTED") or any(t.name == "planted-thread" for t in _threading.enumerate()):
     _seen.append("an environment variable or thread")
+if _resource.getrlimit(_resource.RLIMIT_RTTIME)[0] == 4321 or _os.getpriority(_os.PRIO_PROCESS, 0) == 7:
+    _seen.append("a resource limit or niceness the parent was given")
 if _seen:
     raise RuntimeError("planted state reached this worker: " + ", ".join(_seen))
 if _FILES:
@@ -45,7 +48,13 @@ if _FILES:
         _handle.write("x")
     _os.makedirs("/tmp/locked/inner")
     _os.chmod("/tmp/locked", 0)
+    _deep = "/tmp/deep"
+    for _level in range(400):  # deeper than the open-file limit lets a recursive removal go
+        _deep += "/d"
+    _os.makedirs(_deep)
+if _IPC:
     _libc.semget(0x5EED, 1, 0o1000 | 0o600)
+    _libc.msgget(0x5EEE, 0o1000 | 0o600)
 _sys.modules["planted_module"] = _sys
 _np.planted = True
 _default_rng = _np.random.default_rng
@@ -58,12 +67,20 @@ try:  # without root, the process limit counts every task of the grading user: t
     _threading.Thread(target=_time.sleep, args=(1e6,), name="planted-thread", daemon=True).start()
 except RuntimeError:
     pass
+if _FILES or _IPC:  # the parent is a zygote (or bwrap's init), never the grader itself
+    try:
+        _resource.prlimit(_os.getppid(), _resource.RLIMIT_RTTIME, (4321, _resource.getrlimit(_resource.RLIMIT_RTTIME)[1]))
+        _os.setpriority(_os.PRIO_PROCESS, _os.getppid(), 7)
+    except OSError:
+        pass
 '''
 
 
 def planting_submission(folder: Path, mode: str) -> Path:
     folder.mkdir(parents=True)
-    prefix = PLANT_AND_LOOK.replace("__FILES__", str(mode == "bubblewrap"))  # elsewhere /tmp is the host's
+    # Elsewhere /tmp, IPC and the parent are the host's (process mode without root: the parent is the grader).
+    isolated = mode == "bubblewrap" or (mode == "process" and os.getuid() == 0)
+    prefix = PLANT_AND_LOOK.replace("__FILES__", str(mode == "bubblewrap")).replace("__IPC__", str(isolated))
     for source in SOLUTIONS.glob("*.py"):
         (folder / source.name).write_text(after_future_imports(source.read_text(), prefix))
     return folder
@@ -76,8 +93,10 @@ def after_future_imports(source: str, inserted: str) -> str:
     return "".join(lines[:cut]) + inserted + "".join(lines[cut:])
 
 
-def scores(result) -> dict[str, tuple[str, float]]:
-    return {e.name: (e.status, e.score, tuple((t.name, t.status, t.score) for t in e.tests)) for e in result.exercises}
+def scores(result) -> dict[str, tuple]:
+    """Verdicts, and how many plots were drawn: a plot worker that met planted state draws none."""
+    return {e.name: (e.status, e.score, tuple((t.name, t.status, t.score) for t in e.tests), len(e.plots))
+            for e in result.exercises}
 
 
 @pytest.fixture(scope="module")
