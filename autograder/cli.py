@@ -39,10 +39,11 @@ from .render.documents import render_markdown
 from .render.inert import one_line
 from .render.terminal import render_class_summary, render_terminal
 from .render.tables import render_json
-from .runner import WORKERS, Settings, grade_batch, grade_one
+from .runner import Settings, grade_batch, grade_one
 from .student_view import student_view
 from .summary import append_text, passes
 from .view import report_view
+from .zygote import WORKERS
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMANDS = ("check", "grade", "validate", "release", "diff", "gradescope")

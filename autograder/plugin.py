@@ -28,7 +28,7 @@ from .probes import RecordingModule
 from .properties import Cases, use_cache_home
 from .problems import CheckFailed, StudentProblem, StudentRaised
 from .quiet import QuietLock
-from .zygote import Zygote
+from .zygote import WORKERS, Zygote
 
 PLOTS = pytest.StashKey[dict]()  # exercise -> plots recorded at the end of its module, until reported
 DIAGNOSES = pytest.StashKey[dict]()  # exercise -> its diagnosis, made at the end of its module, until reported
@@ -49,7 +49,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--bwrap", default="", help="the bwrap binary the command line proved (bubblewrap isolation)")
     group.addoption("--call-timeout", type=float, default=sandbox.Limits.call_timeout)
     group.addoption("--memory-mb", type=int, default=sandbox.Limits.memory_bytes >> 20)
-    group.addoption("--workers", default="zygote", choices=("zygote", "fresh"),
+    group.addoption("--workers", default=WORKERS[0], choices=WORKERS,
                     help="fork each exercise's worker from a warm sandbox per submission, or start each afresh")
     group.addoption("--quiet-lock", default="", help="lock file the pool processes of one run share (runner.py)")
 

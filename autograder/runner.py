@@ -26,9 +26,6 @@ from .parse import parse_student
 from .sanitize import text
 
 
-WORKERS = ("zygote", "fresh")  # how workers start; the same results either way (see zygote.py)
-
-
 @dataclass(frozen=True)
 class Settings:
     graders_dir: Path

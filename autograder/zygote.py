@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from . import sandbox
 from .proctree import cpu_seconds
 
+WORKERS = ("zygote", "fresh")  # how workers start (--workers); the same results either way
 ANSWER_SECONDS = 5.0  # a healthy zygote answers in milliseconds; a busy host gets generous slack
 MAX_ANSWER = 256
 
