@@ -119,6 +119,18 @@ def needles(values: list) -> set[str]:
     return found
 
 
+def forms(values: list) -> set[str]:
+    """Every way a public number reads, simple or not: a hidden number that reads the same at six
+    digits (a hidden 1.0006283 and a plotted 1.000625 both read 1.00063) cannot be told from it."""
+    shown = set()
+    for value in values:
+        if isinstance(value, (int, np.integer)):
+            shown.add(str(int(value)))
+        elif np.isfinite(float(value)):
+            shown |= {repr(float(value)), f"{float(value):.6g}"}
+    return shown
+
+
 @pytest.fixture(scope="module")
 def leaked_search(tmp_path_factory):
     work = tmp_path_factory.mktemp("hidden")
@@ -153,7 +165,7 @@ def leaked_search(tmp_path_factory):
     for student in batch.students:
         view = report_view(student, batch.seed, batch.isolation)
         texts[f"terminal {student.id}"] = render_terminal(view, width=100, verbose=True)
-    return needles(recorded) - needles(public), texts, batch
+    return needles(recorded) - forms(public), texts, batch
 
 
 def find(needle_set: set[str], texts: dict[str, str]) -> list[tuple[str, str]]:
