@@ -18,20 +18,35 @@ SLEEPER = "import time\n\n\ndef matrix_gradient_norms(depth, dim, weight_std, rn
 
 
 def tagged(tag: str) -> list[tuple[int, bytes]]:
-    """Live processes carrying the run tag in their environment, with their command lines."""
-    found = []
+    """Live processes of the run tagged ``tag``: those with the tag in their environment, and every
+    process under one of them (a zygote and the workers it forks are not dumpable, so without root
+    their environment cannot be read; their parentage can)."""
+    table = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
-            environ = Path(f"/proc/{entry}/environ").read_bytes()
-            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
             cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
         except OSError:
             continue
-        if f"GRADER_RUN_TAG={tag}".encode() in environ and state != "Z":
-            found.append((int(entry), cmdline))
-    return found
+        try:
+            marked = f"GRADER_RUN_TAG={tag}".encode() in Path(f"/proc/{entry}/environ").read_bytes()
+        except OSError:
+            marked = False
+        table[int(entry)] = (int(fields[1]), fields[0], cmdline, marked)
+
+    def of_the_run(pid: int) -> bool:
+        for _depth in range(32):
+            if pid not in table:
+                return False
+            parent, _state, _cmdline, marked = table[pid]
+            if marked:
+                return True
+            pid = parent
+        return False
+    return [(pid, cmdline) for pid, (_parent, state, cmdline, _marked) in table.items()
+            if state != "Z" and of_the_run(pid)]
 
 
 def is_worker(cmdline: bytes) -> bool:
