@@ -33,6 +33,7 @@ from .zygote import WORKERS, Zygote
 PLOTS = pytest.StashKey[dict]()  # exercise -> plots recorded at the end of its module, until reported
 DIAGNOSES = pytest.StashKey[dict]()  # exercise -> its diagnosis, made at the end of its module, until reported
 FAILED = pytest.StashKey[dict]()  # exercise -> names of the checks it failed so far
+SUBMISSION = pytest.StashKey[Path]()  # the folder graded now, when one session grades several (shard.py)
 # A hidden check says that it failed and how, never on what: a comparison's values and the
 # student's own exception message (which may echo its arguments) stay on the trusted side.
 HIDDEN_FAILED = "Your function did not match on the hidden random inputs (they are not shown, so the check stays a test)."
@@ -65,6 +66,18 @@ def _reference_dir(config: pytest.Config) -> Path | None:
     return Path(value) if value and Path(value).is_dir() else None
 
 
+def begin_submission(config: pytest.Config, folder: Path) -> None:
+    """Start grading ``folder`` in this session: nothing recorded for the previous submission remains."""
+    for key in (PLOTS, DIAGNOSES, FAILED):
+        if key in config.stash:
+            del config.stash[key]
+    config.stash[SUBMISSION] = folder
+
+
+def submission_folder(config: pytest.Config) -> Path:
+    return config.stash.get(SUBMISSION, None) or Path(config.getoption("--submission"))
+
+
 def exercise_of(module) -> str:
     """The exercise a grader module checks: ``test_<exercise>.py`` names it."""
     return Path(module.__file__).stem.removeprefix("test_")
@@ -81,7 +94,7 @@ def _limits(config: pytest.Config) -> sandbox.Limits:
 
 @pytest.fixture(scope="session")
 def submission_budget(request: pytest.FixtureRequest) -> Budget:
-    """The running time all of one submission's exercises share (one pytest run grades one submission)."""
+    """The running time all of one submission's exercises share (torn down after each submission's last check)."""
     return Budget(_limits(request.config).submission_seconds, "your whole submission")
 
 
@@ -95,7 +108,8 @@ def quiet_lock(request: pytest.FixtureRequest):
 
 @pytest.fixture(scope="session")
 def zygote(request: pytest.FixtureRequest):
-    """The submission's warm sandbox (one pytest run grades one submission), where that is safe."""
+    """The submission's warm sandbox, where that is safe; torn down after the submission's last check,
+    so no two submissions ever share one (shard.py)."""
     config = request.config
     isolation, bwrap_path = config.getoption("--isolation"), config.getoption("--bwrap")
     if config.getoption("--workers") != "zygote" or not sandbox.zygote_possible(isolation, bwrap_path):
@@ -111,7 +125,7 @@ def student(request: pytest.FixtureRequest, submission_budget: Budget, quiet_loc
     """The student's file for this grader's exercise, running in a worker process."""
     exercise = exercise_of(request.module)
     config = request.config
-    module = RecordingModule(Path(config.getoption("--submission")) / f"{exercise}.py", exercise,
+    module = RecordingModule(submission_folder(config) / f"{exercise}.py", exercise,
                              config.getoption("--isolation"), _limits(config), config.getoption("--bwrap"),
                              submission_budget=submission_budget, quiet=quiet_lock, zygote=zygote)
     yield module

@@ -24,6 +24,7 @@ from . import sandbox
 from .model import Exercise, StudentResult, exercise_result, load_course, student_result
 from .parse import parse_student
 from .sanitize import text
+from .shard import ShardLoop, ShardReport
 
 
 @dataclass(frozen=True)
@@ -53,16 +54,27 @@ def load_hidden_manifest(graders_dir: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
-def run_pytest(submission: Path, settings: Settings) -> dict:
-    """Run every grader against one submission folder; pytest-json-report's raw report."""
-    report_plugin = JSONReport()
-    targets = [str(settings.graders_dir)]
+def _targets(settings: Settings, folders: list[Path]) -> list[str]:
+    """The grader files to collect for these submissions (each runs only its own: see _exercises_for)."""
+    if settings.exercises:
+        return [str(settings.graders_dir / f"test_{name}.py") for name in settings.exercises]
     if settings.only_submitted:
         course = load_course(settings.graders_dir)
-        targets = [str(settings.graders_dir / f"test_{name}.py")
-                   for name in sorted(submitted_files(submission, course))] or targets
-    if settings.exercises:
-        targets = [str(settings.graders_dir / f"test_{name}.py") for name in settings.exercises]
+        present = [submitted_files(folder, course) for folder in folders]
+        if all(present):
+            return [str(settings.graders_dir / f"test_{name}.py") for name in sorted(set().union(*present))]
+    return [str(settings.graders_dir)]
+
+
+def _exercises_for(settings: Settings) -> Callable[[Path], set[str] | None]:
+    """Which exercises a submission's run checks (None: every one collected), as in a session of its own."""
+    if not settings.only_submitted or settings.exercises:
+        return lambda folder: None
+    course = load_course(settings.graders_dir)
+    return lambda folder: submitted_files(folder, course) or None
+
+
+def _pytest_args(targets: list[str], submission: Path, settings: Settings) -> list[str]:
     args = [
         *targets, f"-c={settings.graders_dir / 'pytest.ini'}",
         f"--rootdir={settings.graders_dir}", "-q", "--tb=line", "--json-report-file=none",
@@ -78,11 +90,28 @@ def run_pytest(submission: Path, settings: Settings) -> dict:
         args.append(f"--catalogue={settings.catalogue_dir}")
     if settings.quiet_lock:
         args.append(f"--quiet-lock={settings.quiet_lock}")
+    return args
+
+
+def _run_quietly(args: list[str], plugins: list) -> None:
     interrupt = InterruptWatch()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        pytest.main(args, plugins=[report_plugin, interrupt])
+        pytest.main(args, plugins=[*plugins, interrupt])
     interrupt.reraise()
+
+
+def run_pytest(submission: Path, settings: Settings) -> dict:
+    """Run every grader against one submission folder in a session of its own; pytest-json-report's raw report."""
+    report_plugin = JSONReport()
+    _run_quietly(_pytest_args(_targets(settings, [submission]), submission, settings), [report_plugin])
     return report_plugin.report or {}
+
+
+def run_shard(folders: list[Path], settings: Settings, on_report: Callable[[int, dict], None]) -> None:
+    """Run every grader against each folder in turn, in one session (shard.py); each report as it is done."""
+    report_plugin = ShardReport()
+    loop = ShardLoop(folders, report_plugin, on_report, _exercises_for(settings))
+    _run_quietly(_pytest_args(_targets(settings, folders), folders[0], settings), [report_plugin, loop])
 
 
 class InterruptWatch:
@@ -101,21 +130,77 @@ class InterruptWatch:
 
 
 def grade_one(student_id: str, folder: Path, settings: Settings) -> StudentResult:
-    """Grade one student's folder; never raises: a failure of the grader itself is a row too."""
-    course = load_course(settings.graders_dir)
-    if folder.is_symlink() or not folder.is_dir():
-        # A link could point at the reference or a classmate's folder: never follow it.
-        what = "a symbolic link" if folder.is_symlink() else "not a folder"
-        return failed_student(student_id, course, f"The submission {student_id!r} is {what}, so it was not graded.")
+    """Grade one student's folder in a session of its own; never raises: a failure of the grader itself is a row too."""
+    refused = _refused(student_id, folder, settings)
+    if refused is not None:
+        return refused
     try:
-        report = run_pytest(folder, settings)
-        submitted = submitted_files(folder, course)
-        if settings.only_submitted or settings.exercises:
-            course = tuple(e for e in course if e.name in (settings.exercises or submitted))
-        return parse_student(student_id, report, course, submitted, load_hidden_manifest(settings.graders_dir))
+        return _parsed(student_id, folder, run_pytest(folder, settings), settings)
     except Exception as exc:  # a grader bug must cost one row, not the batch
-        return failed_student(student_id, course,
-                              f"Grading failed inside the grader ({type(exc).__name__}: {text(str(exc), 200)}).")
+        return _grader_failed(student_id, settings, exc)
+
+
+def grade_shard(students: list[tuple[str, Path]], settings: Settings,
+                on_done: Callable[[StudentResult], None] = lambda result: None) -> list[StudentResult]:
+    """Grade several students in one pytest session, each exactly as :func:`grade_one` would; never raises.
+
+    ``on_done`` gets each result as soon as it is known. If the session fails (a grader that does
+    not load, a bug in the grader), the students it did not finish are graded one session each.
+    """
+    results: dict[int, StudentResult] = {}
+
+    def finish(index: int, result: StudentResult) -> None:
+        results[index] = result
+        on_done(result)
+
+    gradable = []
+    for index, (student_id, folder) in enumerate(students):
+        refused = _refused(student_id, folder, settings)
+        if refused is None:
+            gradable.append(index)
+        else:
+            finish(index, refused)
+
+    def reported(position: int, report: dict) -> None:
+        student_id, folder = students[gradable[position]]
+        try:
+            result = _parsed(student_id, folder, report, settings)
+        except Exception as exc:  # noqa: BLE001 - this student's row, not the shard's
+            result = _grader_failed(student_id, settings, exc)
+        finish(gradable[position], result)
+
+    if gradable:
+        try:
+            run_shard([students[index][1] for index in gradable], settings, reported)
+        except Exception:  # noqa: BLE001 - whoever it did not finish is graded alone below
+            pass
+    for index in gradable:
+        if index not in results:
+            finish(index, grade_one(*students[index], settings))
+    return [results[index] for index in range(len(students))]
+
+
+def _refused(student_id: str, folder: Path, settings: Settings) -> StudentResult | None:
+    """A row for a submission that is not a real folder: a link could point at the reference or a
+    classmate's folder, so it is never followed."""
+    if folder.is_symlink() or not folder.is_dir():
+        what = "a symbolic link" if folder.is_symlink() else "not a folder"
+        return failed_student(student_id, load_course(settings.graders_dir),
+                              f"The submission {student_id!r} is {what}, so it was not graded.")
+    return None
+
+
+def _parsed(student_id: str, folder: Path, report: dict, settings: Settings) -> StudentResult:
+    course = load_course(settings.graders_dir)
+    submitted = submitted_files(folder, course)
+    if settings.only_submitted or settings.exercises:
+        course = tuple(e for e in course if e.name in (settings.exercises or submitted))
+    return parse_student(student_id, report, course, submitted, load_hidden_manifest(settings.graders_dir))
+
+
+def _grader_failed(student_id: str, settings: Settings, exc: Exception) -> StudentResult:
+    return failed_student(student_id, load_course(settings.graders_dir),
+                          f"Grading failed inside the grader ({type(exc).__name__}: {text(str(exc), 200)}).")
 
 
 def failed_student(student_id: str, course: tuple[Exercise, ...], message: str) -> StudentResult:
