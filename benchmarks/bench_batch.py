@@ -2,6 +2,7 @@
 
     python benchmarks/bench_batch.py [N] [--jobs J] [--isolation auto|bubblewrap|process]
                                      [--workers zygote,fresh] [--fresh-students M]
+    python benchmarks/bench_batch.py [N] --sessions [--shard-size S] [--isolation ...]
 
 The class is mostly correct students (copies of solutions/), then one catalogue mistake each
 (about 20%), a file that does not import (5%) and, for 1%, a function that never returns. The run is
@@ -11,6 +12,11 @@ starting workers (``--workers``: forked from a zygote per submission, or a fresh
 exercise as before zygotes) grades its own copy of the class in the same run, so their ratio holds
 on a noisy machine; ``--fresh-students`` grades only the first M students the old way, when the
 whole class would take too long. Figures only: speed goals are read here, never asserted in a test.
+
+``--sessions`` measures the grader's own side only: the class is graded in this process
+(``grade_batch`` with one job, so no pool), once with one pytest session per student and once
+with ``--shard-size`` students per session, and prints this process's CPU per student for each
+(getrusage of the process itself: the sandboxed workers are other processes and not counted).
 """
 
 from __future__ import annotations
@@ -77,6 +83,38 @@ def timed_run(command: list[str]) -> tuple[float, float, int, float]:
     return wall, cpu, code, peak_kib / 1024
 
 
+def grader_cpu(size: int, isolation: str, shard_size: int) -> int:
+    """This process's CPU per student, grading the class with one session per student and with shards."""
+    import resource
+    from dataclasses import replace
+
+    from autograder import sandbox
+    from autograder.runner import Settings, grade_batch
+    isolation = sandbox.best_isolation() if isolation == "auto" else isolation
+    settings = Settings(graders_dir=ROOT / "graders", reference_dir=ROOT / "solutions", seed=1,
+                        isolation=isolation, catalogue_dir=ROOT / "catalogue")
+    with tempfile.TemporaryDirectory(prefix="gradient-kit-bench-") as scratch:
+        kinds = make_class(Path(scratch) / "class", size)
+        students = sorted((p.name, p) for p in (Path(scratch) / "class").iterdir())
+        print(f"--sessions: {size} students ({', '.join(f'{n} {k}' for k, n in kinds.items())}), graded in this "
+              f"process (one job), --isolation {isolation}")
+        grade_batch(students[:2], settings, 1)  # imports and drawn cases paid before either is measured
+
+        def cpu() -> float:
+            usage = resource.getrusage(resource.RUSAGE_SELF)
+            return usage.ru_utime + usage.ru_stime
+        figures = {}
+        for label, size_ in (("one session per student", 1), (f"{shard_size} students per session", shard_size)):
+            start, wall = cpu(), time.perf_counter()
+            grade_batch(students, replace(settings, shard_size=size_), 1)
+            figures[label] = (cpu() - start) / size
+            print(f"  {label:>26}: {1000 * figures[label]:6.0f} ms grader CPU per student   "
+                  f"{(time.perf_counter() - wall) / size:5.2f} s wall per student")
+        before, after = figures.values()
+        print(f"  saved: {1000 * (before - after):.0f} ms grader CPU per student ({1 - after / before:.0%})")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("students", nargs="?", type=int, default=100, help="class size (default: %(default)s)")
@@ -85,7 +123,12 @@ def main() -> int:
     parser.add_argument("--workers", default="zygote,fresh", help="ways of starting workers to compare (default: %(default)s)")
     parser.add_argument("--fresh-students", type=int, default=None, metavar="M",
                         help="grade only the first M students with --workers fresh (default: all)")
+    parser.add_argument("--sessions", action="store_true",
+                        help="grader CPU per student, one pytest session per student against shards (in this process)")
+    parser.add_argument("--shard-size", type=int, default=8, help="students per session with --sessions (default: %(default)s)")
     args = parser.parse_args()
+    if args.sessions:
+        return grader_cpu(args.students, args.isolation, args.shard_size)
     print(f"machine: {platform.machine()}, {len(os.sched_getaffinity(0))} usable cores, Python "
           f"{platform.python_version()}, {platform.platform()}")
     figures = {}

@@ -1,0 +1,170 @@
+"""Several students in one pytest session (shard.py): the same results as one session per student.
+
+A shard collects the graders once and runs every check once per student, tearing every fixture
+down (the warm sandbox and the time budget included) after each student's last check. These tests
+grade the sample class, hostile and wrong submissions among them, both ways and compare; plant
+state in one student and look for it in the next of the same session; and break the session to see
+that only the students it did not finish are graded again, each in a session of its own.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from autograder import runner, sandbox, shard, zygote
+from autograder.catalogue import Kind, compose, load_entries
+from autograder.model import to_dict
+from conftest import CATALOGUE, ROOT, SOLUTIONS, settings
+from test_zygote import ZYGOTE_MODES, planting_submission, reproducible, scores
+
+ATTACKS = ("sleep_forever", "zygote_tamper", "exit_at_import")  # a hang, a tamperer, a file that does not import
+
+
+@pytest.fixture(scope="module")
+def students(tmp_path_factory) -> list[tuple[str, Path]]:
+    """The sample class, a copy of one of its students graded later in the same session, a known
+    mistake from the catalogue, and hostile submissions (each attack's files over correct ones)."""
+    root = tmp_path_factory.mktemp("shard-class")
+    chosen = sorted((p.name, p) for p in (ROOT / "examples" / "class").iterdir() if p.is_dir())
+    again = root / "eli_again"  # fails public checks, so Hypothesis shrinks again in the same process
+    shutil.copytree(ROOT / "examples" / "class" / "eli_novak", again)
+    chosen.append(("eli_again", again))
+    mistake = load_entries(CATALOGUE, Kind.MISTAKE)[0]
+    folder = root / "mistake"
+    shutil.copytree(SOLUTIONS, folder)
+    (folder / f"{mistake.exercise}.py").write_text(
+        compose((SOLUTIONS / f"{mistake.exercise}.py").read_text(), mistake.path.read_text()))
+    chosen.append(("mistake", folder))
+    for attack in ATTACKS:
+        folder = root / attack
+        shutil.copytree(SOLUTIONS, folder)
+        for source in (ROOT / "tests" / "attacks" / attack).glob("*.py"):
+            shutil.copy(source, folder / source.name)
+        chosen.append((attack, folder))
+    chosen.insert(3, ("correct", SOLUTIONS))  # the hostile and broken ones before and after honest ones
+    return chosen
+
+
+@pytest.fixture(scope="module")
+def alone(students) -> list[dict]:
+    """Each student graded in a pytest session of its own, as before shards."""
+    return [reproducible(to_dict(runner.grade_one(sid, folder, settings(seed=1)))) for sid, folder in students]
+
+
+@pytest.fixture
+def sessions(monkeypatch) -> list[str]:
+    """The folders graded in a session of their own (the shard's fallback), in order."""
+    graded: list[str] = []
+    original = runner.run_pytest
+
+    def counting(submission, chosen):
+        graded.append(submission.name)
+        return original(submission, chosen)
+    monkeypatch.setattr(runner, "run_pytest", counting)
+    return graded
+
+
+def test_one_session_grades_a_whole_class_as_one_session_per_student_does(students, alone, sessions):
+    done: list[str] = []
+    results = runner.grade_shard(students, settings(seed=1), lambda result: done.append(result.id))
+    assert sessions == []  # no student needed a session of its own
+    assert done == [sid for sid, _folder in students]
+    assert [reproducible(to_dict(r)) for r in results] == alone
+    first, again = (next(reproducible(to_dict(r)) for r in results if r.id == sid) for sid in ("eli_novak", "eli_again"))
+    assert {**first, "id": ""} == {**again, "id": ""}
+    assert any(t["status"] == "timeout" for r in alone if r["id"] == "sleep_forever"
+               for e in r["exercises"] for t in e["tests"])
+
+
+def test_a_pool_of_shards_grades_as_one_session_per_student_does(students, alone, sessions):
+    chosen = students[::3]  # the hang and the tamperer among them
+    done: list[str] = []
+    results = runner.grade_batch(chosen, settings(seed=1, shard_size=2), jobs=2,
+                                 on_done=lambda result: done.append(result.id))
+    assert sorted(done) == sorted(sid for sid, _folder in chosen)  # each once, as soon as it was known
+    assert [reproducible(to_dict(r)) for r in results] == alone[::3]
+
+
+@pytest.mark.parametrize("mode", ZYGOTE_MODES)
+def test_state_planted_by_one_student_is_invisible_to_the_next_in_the_same_session(mode, tmp_path, sessions,
+                                                                                   monkeypatch):
+    started: list[int] = []
+    original = zygote.Zygote.__init__
+
+    def counting(self, *args, **kwargs):
+        started.append(id(self))
+        original(self, *args, **kwargs)
+    monkeypatch.setattr(zygote.Zygote, "__init__", counting)
+    honest = scores(runner.grade_one("honest", SOLUTIONS, settings(isolation=mode, workers="fresh")))
+    started.clear()
+    sessions.clear()
+    planters = [(name, planting_submission(tmp_path / name, mode)) for name in ("first", "second", "third")]
+    results = runner.grade_shard(planters, settings(isolation=mode))
+    assert sessions == []
+    assert [scores(r) for r in results] == [honest] * 3
+    assert len(started) == 3  # a warm sandbox of its own for each submission
+
+
+def test_a_session_that_fails_leaves_only_the_students_it_did_not_finish_to_sessions_of_their_own(
+        students, alone, sessions, monkeypatch):
+    chosen = [students[0], students[1], students[2]]
+    original = shard.begin_submission
+
+    def failing(config, folder):
+        if folder == chosen[1][1]:
+            raise RuntimeError("a bug in the grader")
+        original(config, folder)
+    monkeypatch.setattr(shard, "begin_submission", failing)
+    results = runner.grade_shard(chosen, settings(seed=1))
+    assert sessions == [chosen[1][1].name, chosen[2][1].name]
+    assert [reproducible(to_dict(r)) for r in results] == alone[:3]
+
+
+def test_a_result_that_cannot_be_read_costs_only_that_students_row(students, alone, monkeypatch):
+    chosen = students[:3]
+    original = runner._parsed
+
+    def failing(student_id, folder, report, chosen_settings):
+        if student_id == chosen[1][0]:
+            raise ValueError("an unreadable report")
+        return original(student_id, folder, report, chosen_settings)
+    monkeypatch.setattr(runner, "_parsed", failing)
+    results = runner.grade_shard(chosen, settings(seed=1))
+    assert results[1].status == "error" and "unreadable report" in results[1].message
+    assert [reproducible(to_dict(r)) for r in (results[0], results[2])] == [alone[0], alone[2]]
+
+
+def test_a_link_or_a_file_is_refused_in_a_shard_without_stopping_the_others(tmp_path, sessions):
+    link = tmp_path / "link"
+    link.symlink_to(SOLUTIONS)
+    results = runner.grade_shard([("link", link), ("correct", SOLUTIONS), ("file", SOLUTIONS / "residual.py")],
+                                 settings(isolation=sandbox.best_isolation()))
+    assert [r.status for r in results] == ["error", "graded", "error"]
+    assert "symbolic link" in results[0].message and "not a folder" in results[2].message
+    assert results[1].score == results[1].max_score and sessions == []
+
+
+@pytest.mark.parametrize("count, size, jobs, expected", [
+    (13, 8, 1, [8, 5]), (13, 8, 2, [7, 6]), (40, 8, 2, [8] * 5), (3, 8, 4, [1, 1, 1]), (5, 1, 1, [1] * 5), (0, 8, 2, []),
+])
+def test_shards_are_at_most_the_size_asked_and_give_every_job_one(count, size, jobs, expected):
+    students = [(str(n), Path(str(n))) for n in range(count)]
+    cut = runner.shards(students, size, jobs)
+    assert [len(s) for s in cut] == expected
+    assert [s for part in cut for s in part] == students
+
+
+def test_only_the_submitted_exercises_run_for_each_student_of_a_shard(tmp_path, sessions):
+    partial = tmp_path / "partial"
+    partial.mkdir()
+    shutil.copy(SOLUTIONS / "residual.py", partial / "residual.py")
+    chosen = [("partial", partial), ("all", SOLUTIONS)]
+    validating = settings(seed=1, only_submitted=True)
+    results = runner.grade_shard(chosen, validating)
+    assert sessions == []
+    assert [e.name for e in results[0].exercises] == ["residual"]
+    assert [to_dict(r)["exercises"] for r in results] == [
+        to_dict(runner.grade_one(sid, folder, validating))["exercises"] for sid, folder in chosen]
