@@ -1,4 +1,5 @@
-"""Running the graders: one student in this process, or a class across a pool of trusted processes.
+"""Running the graders: one student or a shard of students per pytest session in this process, or a
+class across a pool of trusted processes (pool.py).
 
 pytest and every check run here, on the trusted side; student code only ever runs in the
 workers that the plugin's ``student`` fixture starts.
@@ -6,16 +7,11 @@ workers that the plugin's ``student`` fixture starts.
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import io
 import json
-import math
-import multiprocessing
-import multiprocessing.managers
 import os
-import queue
-import signal
+import math
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -24,7 +20,6 @@ from typing import Callable
 import pytest
 from pytest_jsonreport.plugin import JSONReport
 
-from . import sandbox
 from .model import Exercise, StudentResult, exercise_result, load_course, student_result
 from .parse import parse_student
 from .sanitize import text
@@ -222,75 +217,12 @@ def grade_batch(students: list[tuple[str, Path]], settings: Settings, jobs: int,
         for shard in shards(students, settings.shard_size, 1):
             results.extend(grade_shard(shard, settings, on_done))
         return results
+    from .pool import grade_in_pool  # the pool grades with grade_shard: imported when first needed
     with tempfile.NamedTemporaryFile(prefix="gradient-kit-quiet-") as lock:
-        return _grade_in_pool(students, replace(settings, quiet_lock=lock.name), jobs, on_done)
+        return grade_in_pool(students, replace(settings, quiet_lock=lock.name), jobs, on_done)
 
 
 def shards(students: list[tuple[str, Path]], size: int, jobs: int) -> list[list[tuple[str, Path]]]:
     """Consecutive shards of at most ``size`` students, small enough that every job gets one."""
     size = max(1, min(size, math.ceil(len(students) / max(jobs, 1))))
     return [students[start:start + size] for start in range(0, len(students), size)]
-
-
-def _ignore_interrupt() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _grade_shard_into(students: list[tuple[str, Path]], settings: Settings, done) -> list[StudentResult]:
-    """In a pool process: a shard, each result put on ``done`` (a queue the run reads) as soon as it is known."""
-    return grade_shard(students, settings, lambda result: done.put(result))
-
-
-def _grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: int,
-                   on_done: Callable[[StudentResult], None]) -> list[StudentResult]:
-    results: dict[str, StudentResult] = {}
-
-    def arrived(result: StudentResult) -> None:
-        if result.id not in results:
-            results[result.id] = result
-            on_done(result)
-
-    pending = list(students)
-    context = multiprocessing.get_context("spawn")
-    # Results travel back one by one through a queue, so each is stored as soon as it is known; its
-    # manager ignores Ctrl-C: the run decides what an interruption means, not its mailbox.
-    manager = multiprocessing.managers.SyncManager(ctx=context)
-    manager.start(_ignore_interrupt)
-    try:
-        done = manager.Queue()
-        # A pool process that dies (it never runs student code, so only a grader bug or the OOM
-        # killer can do that) breaks the pool: start a fresh one for whatever was not finished.
-        for _attempt in range(2):
-            if not pending:
-                break
-            # Pool processes die with this one, and take their workers with them (sandbox.spawn).
-            with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
-                                                        initializer=sandbox.die_with_parent,
-                                                        initargs=(os.getpid(),)) as pool:
-                futures = {pool.submit(_grade_shard_into, shard, settings, done)
-                           for shard in shards(pending, settings.shard_size, jobs)}
-                while futures:
-                    finished, futures = concurrent.futures.wait(futures, timeout=0.2,
-                                                                return_when=concurrent.futures.FIRST_COMPLETED)
-                    _drain(done, arrived)
-                    for future in finished:
-                        try:
-                            for result in future.result():  # what the queue has not brought yet, if anything
-                                arrived(result)
-                        except Exception:  # noqa: BLE001  (a broken pool: retried below)
-                            continue
-            pending = [(sid, folder) for sid, folder in pending if sid not in results]
-    finally:
-        manager.shutdown()
-    course = load_course(settings.graders_dir)
-    for sid, _folder in pending:
-        arrived(failed_student(sid, course, "Grading this submission crashed the grader twice."))
-    return [results[sid] for sid, _folder in students]
-
-
-def _drain(done, arrived: Callable[[StudentResult], None]) -> None:
-    while True:
-        try:
-            arrived(done.get_nowait())
-        except queue.Empty:
-            return
