@@ -29,8 +29,14 @@ def _start_mailbox(parent: int) -> None:
 
 
 def _grade_shard_into(students: list[tuple[str, Path]], settings: Settings, done) -> list[StudentResult]:
-    """In a pool process: a shard, each result put on ``done`` (a queue the run reads) as soon as it is known."""
-    return grade_shard(students, settings, lambda result: done.put(result))
+    """In a pool process: a shard, each result put on ``done`` (a queue the run reads) as soon as it is
+    known, and all of them returned at the end (what a lost queue could not carry arrives then)."""
+    def put(result: StudentResult) -> None:
+        try:
+            done.put(result)
+        except (OSError, EOFError):  # the queue's manager is gone: the returned list still carries it
+            pass
+    return grade_shard(students, settings, put)
 
 
 def grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: int,
@@ -83,6 +89,7 @@ def grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: in
 def _drain(done, arrived: Callable[[StudentResult], None]) -> None:
     while True:
         try:
-            arrived(done.get_nowait())
-        except queue.Empty:
+            result = done.get_nowait()
+        except (queue.Empty, OSError, EOFError):  # nothing yet, or no manager: the tasks' returns remain
             return
+        arrived(result)
