@@ -142,7 +142,8 @@ def grade_one(student_id: str, folder: Path, settings: Settings) -> StudentResul
 
 def grade_shard(students: list[tuple[str, Path]], settings: Settings,
                 on_done: Callable[[StudentResult], None] = lambda result: None) -> list[StudentResult]:
-    """Grade several students in one pytest session, each exactly as :func:`grade_one` would; never raises.
+    """Grade several students in one pytest session, each exactly as :func:`grade_one` would; raises only
+    what ``on_done`` raises.
 
     ``on_done`` gets each result as soon as it is known. If the session fails (a grader that does
     not load, a bug in the grader), the students it did not finish are graded one session each.
@@ -167,13 +168,20 @@ def grade_shard(students: list[tuple[str, Path]], settings: Settings,
             result = _parsed(student_id, folder, report, settings)
         except Exception as exc:  # noqa: BLE001 - this student's row, not the shard's
             result = _grader_failed(student_id, settings, exc)
-        finish(gradable[position], result)
+        try:
+            finish(gradable[position], result)
+        except Exception as exc:
+            undelivered.append(exc)
+            raise
 
+    undelivered: list[Exception] = []  # what on_done raised: pytest would swallow it as its own error
     if gradable:
         try:
             run_shard([students[index][1] for index in gradable], settings, reported)
         except Exception:  # noqa: BLE001 - whoever it did not finish is graded alone below
             pass
+        if undelivered:  # the caller could not take a result (a full disk): its error, not the grader's
+            raise undelivered[0]
     for index in gradable:
         if index not in results:
             finish(index, grade_one(*students[index], settings))

@@ -170,3 +170,14 @@ def test_only_the_submitted_exercises_run_for_each_student_of_a_shard(tmp_path, 
     assert [e.name for e in results[0].exercises] == ["residual"]
     assert [to_dict(r)["exercises"] for r in results] == [
         to_dict(runner.grade_one(sid, folder, validating))["exercises"] for sid, folder in chosen]
+
+
+def test_a_result_the_caller_cannot_take_stops_the_shard_with_the_callers_error(sessions):
+    taken: list[str] = []
+
+    def full_disk(result):
+        taken.append(result.id)
+        raise OSError(28, "No space left on device")
+    with pytest.raises(OSError, match="No space left"):
+        runner.grade_shard([("first", SOLUTIONS), ("second", SOLUTIONS)], settings(seed=1), full_disk)
+    assert taken == ["first"] and sessions == []  # nobody graded again alone, nobody after it
