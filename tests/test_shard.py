@@ -181,3 +181,15 @@ def test_a_result_the_caller_cannot_take_stops_the_shard_with_the_callers_error(
     with pytest.raises(OSError, match="No space left"):
         runner.grade_shard([("first", SOLUTIONS), ("second", SOLUTIONS)], settings(seed=1), full_disk)
     assert taken == ["first"] and sessions == []  # nobody graded again alone, nobody after it
+
+
+def test_a_grader_that_does_not_load_leaves_each_student_to_a_session_of_its_own(tmp_path, sessions):
+    graders = tmp_path / "graders"
+    shutil.copytree(ROOT / "graders", graders)
+    (graders / "test_residual.py").write_text("def broken(:\n")
+    broken = settings(seed=1, graders_dir=graders)
+    chosen = [("first", SOLUTIONS), ("second", ROOT / "examples" / "class" / "ben_carter")]
+    results = runner.grade_shard(chosen, broken)
+    assert sessions == ["solutions", "ben_carter"]
+    assert [to_dict(r) for r in results] == [to_dict(runner.grade_one(sid, folder, broken)) for sid, folder in chosen]
+    assert {e.status for e in results[0].exercises} == {"error"}
