@@ -195,6 +195,11 @@ def batch_from_dict(data: object) -> BatchResult:
     return batch
 
 
+def student_from_dict(data: object, where: str) -> StudentResult:
+    """One stored student result, read as strictly as results.json is; ``where`` names it in an error."""
+    return _build(StudentResult, data, where)
+
+
 def exercise_from_dict(data: object) -> ExerciseResult:
     """One stored exercise result, read as strictly as results.json is."""
     return _build(ExerciseResult, data, "")
