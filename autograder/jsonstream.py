@@ -27,6 +27,7 @@ class ValueReader:
         self._stream, self._decoder = stream, codecs.getincrementaldecoder("utf-8")()
         self._buffer, self._pos, self._eof = "", 0, False
         self._base = offset  # the byte offset of _buffer[0]
+        self._counted, self._bytes = 0, 0  # _buffer[:_counted] is _bytes long in UTF-8
         self._lines, self._column = 0, 0  # newlines dropped with the buffer's head, characters after the last
 
     def _more(self, size: int = _CHUNK) -> bool:
@@ -41,8 +42,9 @@ class ValueReader:
         # Keep the buffer about one chunk long; the bytes dropped keep offsets and line numbers right.
         if self._pos < _CHUNK:
             return
+        self._base = self._count()
+        self._counted, self._bytes = 0, 0
         head = self._buffer[:self._pos]
-        self._base += len(head.encode("utf-8"))
         newlines = head.count("\n")
         self._lines += newlines
         self._column = len(head) - head.rfind("\n") - 1 if newlines else self._column + len(head)
@@ -51,7 +53,13 @@ class ValueReader:
     def offset(self) -> int:
         """The byte offset of the next character after white space."""
         self.peek()
-        return self._base + len(self._buffer[:self._pos].encode("utf-8"))
+        return self._count()
+
+    def _count(self) -> int:
+        # Each character is encoded once to count its bytes, however many offsets are asked for.
+        self._bytes += len(self._buffer[self._counted:self._pos].encode("utf-8"))
+        self._counted = self._pos
+        return self._base + self._bytes
 
     def peek(self) -> str:
         """The next character after white space; "" at the end of the file."""
