@@ -210,7 +210,10 @@ def check_mergeable(stored: BatchResult, out: Path, seed: int, run: RunIdentity,
 
 
 def merge(stored: BatchResult | None, graded: list[StudentResult], template: BatchResult) -> BatchResult:
-    """``template``'s run with ``graded`` replacing or joining the stored students, sorted by id."""
+    """``template``'s run with ``graded`` replacing or joining the stored students, sorted by id.
+
+    The whole-batch form of what :func:`autograder.classout.write_run` does one student at a time.
+    """
     # Results from a kit that stamped no time per student were all graded when their batch was.
     students = {s.id: replace(s, graded=s.graded or stored.created) for s in (stored.students if stored else ())}
     students.update((s.id, s) for s in graded)
