@@ -22,25 +22,26 @@ _DECODER = json.JSONDecoder()
 class ValueReader:
     """Values and punctuation of one JSON text, read from ``stream`` (binary) starting at byte ``offset``."""
 
-    def __init__(self, stream: BinaryIO, offset: int = 0) -> None:
+    def __init__(self, stream: BinaryIO, offset: int = 0, chunk: int = 0) -> None:
         stream.seek(offset)
+        self._chunk = chunk or _CHUNK  # what is read at a time (more for a value longer than that)
         self._stream, self._decoder = stream, codecs.getincrementaldecoder("utf-8")()
         self._buffer, self._pos, self._eof = "", 0, False
         self._base = offset  # the byte offset of _buffer[0]
         self._counted, self._bytes = 0, 0  # _buffer[:_counted] is _bytes long in UTF-8
         self._lines, self._column = 0, 0  # newlines dropped with the buffer's head, characters after the last
 
-    def _more(self, size: int = _CHUNK) -> bool:
+    def _more(self, size: int = 0) -> bool:
         if self._eof:
             return False
-        chunk = self._stream.read(max(size, _CHUNK))
+        chunk = self._stream.read(max(size, self._chunk))
         self._buffer += self._decoder.decode(chunk, final=not chunk)  # raises on bytes that are not UTF-8
         self._eof = not chunk
         return True
 
     def _drop_head(self) -> None:
         # Keep the buffer about one chunk long; the bytes dropped keep offsets and line numbers right.
-        if self._pos < _CHUNK:
+        if self._pos < self._chunk:
             return
         self._base = self._count()
         self._counted, self._bytes = 0, 0
@@ -85,7 +86,7 @@ class ValueReader:
     def value(self) -> object:
         """The next JSON value, decoded whole."""
         self.peek()
-        size = _CHUNK
+        size = self._chunk
         while True:
             try:
                 value, end = _DECODER.raw_decode(self._buffer, self._pos)

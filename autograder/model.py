@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 import math
 import tomllib
 import types
@@ -212,7 +213,7 @@ def _build(cls: type, data: object, where: str):
     unknown = sorted(set(data) - set(known))
     if unknown:
         raise ResultsFormatError(f"{where or 'the file'} has an unknown field {unknown[0]!r}")
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     values = {}
     for name, spec in known.items():
         if name in data:
@@ -220,6 +221,11 @@ def _build(cls: type, data: object, where: str):
         elif spec.default is MISSING and spec.default_factory is MISSING:
             raise ResultsFormatError(f"{where or 'the file'} lacks the field {name!r}")
     return cls(**values)
+
+
+@functools.cache  # a pure function of the class; resolving the hints is most of reading a large results.json
+def _hints(cls: type) -> dict[str, object]:
+    return typing.get_type_hints(cls)
 
 
 def _value(hint: object, value: object, where: str):

@@ -19,6 +19,7 @@ from .model import (RESULTS_MARKER, BatchResult, ResultsFormatError, StudentResu
                     student_from_dict)
 
 _BATCH_FIELDS = {"seed", "isolation", "students", "version", "created"}
+_ONE_STUDENT = 1 << 16  # bytes read at first for one student read alone; a longer one is read in doubling steps
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class StoredIndex:
         """One stored student, read alone (the folder is locked, so results.json is still the file indexed)."""
         try:
             with open(self.path, "rb") as stream:
-                return student_from_dict(ValueReader(stream, self.offsets[student_id]).value(), "student")
+                return student_from_dict(ValueReader(stream, self.offsets[student_id], _ONE_STUDENT).value(), "student")
         except (ValueError, RecursionError) as error:
             raise GradeError(f"{self.path} changed while it was being read ({_reason(error)}); grade again.") from None
 
