@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import json
 import multiprocessing
 import os
@@ -108,7 +109,10 @@ def start_grade(submissions, target, *extra, tag="", stderr=subprocess.DEVNULL):
     command = [sys.executable, str(ROOT / "grade.py"), "grade", str(submissions), "--out", str(target), *FAST,
                "--jobs", "1", *extra]
     env = {**os.environ, "PYTHONPATH": str(ROOT), **({"GRADER_RUN_TAG": tag} if tag else {})}
-    return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True)
+    # A command started in the background of a script (as CI may run this suite) inherits SIGINT
+    # ignored, and Python then never raises KeyboardInterrupt: give the run a terminal's default.
+    return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True,
+                            preexec_fn=functools.partial(signal.signal, signal.SIGINT, signal.SIG_DFL))
 
 
 def wait_until_a_student_is_stored(child, target, *extra, also=lambda: True):
