@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence, TextIO, TypeVar
 
-from .classtally import ClassTally
+from .classview import ClassTally
 from .errors import GradeError
 from .model import BatchResult, StudentResult, exercise_result, student_result
 from .names import REPORTS, name_key, report_stems

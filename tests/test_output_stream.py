@@ -15,8 +15,6 @@ import pytest
 
 import autograder.jsonstream as jsonstream
 from autograder import cli
-from autograder.classtally import tally_view
-from autograder.classview import dashboard_view
 from autograder.names import report_paths, report_stems
 from autograder.render.dashboard import dashboard_files
 from autograder.render.documents import render_html, render_markdown
@@ -61,12 +59,6 @@ def test_every_file_equals_the_whole_batch_rendering(graded):
     assert len(batch.students) == len([p for p in SAMPLE.iterdir() if p.is_dir()])
     assert any(t.status == "failed" for s in batch.students for e in s.exercises for t in e.tests)
     assert written_files(graded) == expected_files(batch)
-
-
-def test_the_tally_gives_the_dashboard_of_the_whole_batch(graded):
-    batch = read_stored(graded)
-    assert any(c.failing for c in dashboard_view(batch, str).checks)
-    assert tally_view(batch, str) == dashboard_view(batch, str)
 
 
 def test_a_merged_run_equals_the_whole_batch_merge(graded, tmp_path):
