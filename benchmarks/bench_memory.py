@@ -13,7 +13,7 @@ run with ``--only`` one student then keeps N - 1 students from the results.json 
 The figure is the grading process's own peak RSS (VmHWM of /proc/self/status, read at its end in
 the same process), not its workers'. ``ru_maxrss`` would not do: Linux keeps it across an exec,
 so a child's includes whatever its parent held when it started. ``--code TREE`` measures another copy of the kit (for
-example ``git archive zyg | tar -x -C /tmp/zyg``), whose store is then made by that copy, since
+example ``git archive 8f77b07 | tar -x -C /tmp/before``), whose store is then made by that copy, since
 the kit's own sources are part of a result's key. Figures only, never asserted in a test.
 """
 
