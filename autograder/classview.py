@@ -1,15 +1,19 @@
 """The class dashboard's view-model: every figure on ``OUT/index.html`` and in ``OUT/summary.json``.
 
 A pure function of a :class:`~autograder.model.BatchResult`. The figures are computed once here,
-so the page and the JSON can never disagree, and the template only lays them out.
+so the page and the JSON can never disagree, and the template only lays them out. They are
+gathered one student at a time (:class:`ClassTally`), so a writer streaming a class too large to
+hold keeps per student a row and a few numbers, and per check three compact arrays, never a
+student's results.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
+from array import array
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from .model import BatchResult, StudentResult
@@ -124,34 +128,6 @@ def _distribution(percents: list[int]) -> tuple[Bin, ...]:
     return tuple(Bin(f"{i * step}–{(i + 1) * step} %", c, round(100 * c / tallest)) for i, c in enumerate(counts))
 
 
-def _check_stats(students: list[StudentResult]) -> tuple[CheckStat, ...]:
-    outcomes: dict[tuple[str, str], list[tuple[str, int, float]]] = defaultdict(list)
-    described: dict[tuple[str, str], str] = {}
-    for student in students:
-        for exercise in student.exercises:
-            if exercise.status != "graded":
-                continue  # a file not handed in says nothing about how hard a check is
-            for check in exercise.tests:
-                if check.status == "pending":
-                    continue
-                key = (exercise.name, check.name)
-                described.setdefault(key, check.description or check.name)
-                passed = int(check.status == "passed")
-                # The rest of the total, so that a check is not correlated with its own points.
-                outcomes[key].append((student.id, passed, student.score - check.score))
-    stats = []
-    for (exercise, name), rows in outcomes.items():
-        passed = [p for _, p, _ in rows]
-        r = correlation(passed, [t for _, _, t in rows])
-        stats.append(CheckStat(
-            exercise=exercise, name=name, description=described[(exercise, name)], attempts=len(rows),
-            passed=sum(passed), pass_rate=_percent(sum(passed), len(rows)), discrimination=r,
-            discrimination_text="—" if r is None else f"{r:+.2f}",
-            flagged=r is not None and r < FLAG_BELOW and len(rows) >= MIN_STUDENTS_FOR_FLAG,
-            failing=tuple(printable(sid) for sid, p, _ in rows if not p)))
-    return tuple(sorted(stats, key=lambda s: (s.pass_rate, s.exercise, s.name)))
-
-
 def _diagnosis_name(exercise) -> str:
     """The catalogued mistake an exercise was diagnosed with (autograder.diagnose), or "".
 
@@ -170,6 +146,11 @@ def _misconceptions(students: list[StudentResult]) -> tuple[Misconception, ...]:
             name = _diagnosis_name(exercise)
             if name:
                 hits[name].append(student.id)
+    return _ranked(hits)
+
+
+def _ranked(hits: dict[str, list[str]]) -> tuple[Misconception, ...]:
+    """The catalogued mistakes found, the most frequent first, with who made them."""
     ranked = sorted(hits.items(), key=lambda item: (-len(item[1]), item[0]))
     return tuple(Misconception(printable(name), len(ids), tuple(printable(i) for i in ids)) for name, ids in ranked)
 
@@ -184,29 +165,114 @@ def _trouble(student: StudentResult, link: str) -> Trouble | None:
     return Trouble(printable(student.id), link, "; ".join(parts)) if parts else None
 
 
+@dataclass
+class _CheckTally:
+    students: array = field(default_factory=lambda: array("l"))  # indices into ClassTally.ids
+    passed: bytearray = field(default_factory=bytearray)
+    rests: array = field(default_factory=lambda: array("d"))  # the student's total without this check
+
+
+@dataclass
+class _ExerciseTally:
+    scores: list[float] = field(default_factory=list)
+    maximum: float | None = None
+    submitted: int = 0
+
+
+class ClassTally:
+    """Add students in the class's order with :meth:`add`; :meth:`view` is then the dashboard."""
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self.names: tuple[str, ...] | None = None  # the first student's exercises, as the dashboard shows them
+        self.titles: dict[str, str] = {}
+        self.percents: list[int] = []
+        self.exercises: dict[str, _ExerciseTally] = defaultdict(_ExerciseTally)
+        self.checks: dict[tuple[str, str], _CheckTally] = defaultdict(_CheckTally)
+        self.described: dict[tuple[str, str], str] = {}
+        self.hits: dict[str, list[str]] = defaultdict(list)
+        self.rows: list[StudentRow] = []
+        self.trouble: list[Trouble] = []
+
+    def add(self, student: StudentResult, link: str) -> None:
+        if self.names is None:
+            self.names = tuple(e.name for e in student.exercises)
+        index = len(self.ids)
+        self.ids.append(student.id)
+        self.titles.update((e.name, e.title) for e in student.exercises)
+        self.rows.append(StudentRow(
+            id=printable(student.id), link=link, score=student.score,
+            score_text=f"{points(student.score)}/{points(student.max_score)}",
+            percent=_percent(student.score, student.max_score), status=student.status,
+            exercises=tuple(next((points(e.score) for e in student.exercises if e.name == n), "0") for n in self.names)))
+        trouble = _trouble(student, link)
+        if trouble is not None:
+            self.trouble.append(trouble)
+        if _graded(student):
+            self._add_graded(student, index)
+
+    def _add_graded(self, student: StudentResult, index: int) -> None:
+        self.percents.append(_percent(student.score, student.max_score))
+        for exercise in student.exercises:
+            tally = self.exercises[exercise.name]
+            tally.scores.append(exercise.score)
+            tally.maximum = exercise.max_score if tally.maximum is None else max(tally.maximum, exercise.max_score)
+            tally.submitted += exercise.status == "graded"
+            name = _diagnosis_name(exercise)
+            if name:
+                self.hits[name].append(student.id)
+            if exercise.status != "graded":
+                continue  # a file not handed in says nothing about how hard a check is
+            for check in exercise.tests:
+                if check.status == "pending":
+                    continue
+                key = (exercise.name, check.name)
+                self.described.setdefault(key, check.description or check.name)
+                outcomes = self.checks[key]
+                outcomes.students.append(index)
+                outcomes.passed.append(check.status == "passed")
+                outcomes.rests.append(student.score - check.score)
+
+    def view(self, batch: BatchResult) -> DashboardView:
+        """The dashboard of the students added, run as ``batch`` says (its own students are not read)."""
+        names = self.names or ()
+        averages = []
+        for name in names:
+            tally = self.exercises.get(name, _ExerciseTally())
+            score = statistics.fmean(tally.scores) if tally.scores else 0.0
+            maximum = tally.maximum if tally.maximum is not None else 0.0
+            averages.append(ExerciseAverage(name, self.titles.get(name, name), f"{score:.1f}/{points(maximum)}",
+                                            _percent(score, maximum), tally.submitted))
+        percents = self.percents
+        return DashboardView(
+            seed=batch.seed, isolation=batch.sandbox or batch.isolation, created=batch.created, version=batch.version,
+            students=len(self.ids), graded=len(percents),
+            mean=f"{statistics.fmean(percents):.0f} %" if percents else "—",
+            median=f"{statistics.median(percents):.0f} %" if percents else "—",
+            distribution=_distribution(percents), exercises=tuple(averages), checks=self._check_stats(),
+            misconceptions=self._misconceptions(), trouble=tuple(self.trouble), rows=tuple(self.rows),
+            exercise_names=names)
+
+    def _check_stats(self) -> tuple[CheckStat, ...]:
+        stats = []
+        for (exercise, name), outcomes in self.checks.items():
+            passed, rests = list(outcomes.passed), list(outcomes.rests)
+            r = correlation(passed, rests)
+            stats.append(CheckStat(
+                exercise=exercise, name=name, description=self.described[(exercise, name)], attempts=len(passed),
+                passed=sum(passed), pass_rate=_percent(sum(passed), len(passed)), discrimination=r,
+                discrimination_text="—" if r is None else f"{r:+.2f}",
+                flagged=r is not None and r < FLAG_BELOW and len(passed) >= MIN_STUDENTS_FOR_FLAG,
+                failing=tuple(printable(self.ids[i]) for i, p in zip(outcomes.students, passed) if not p)))
+        return tuple(sorted(stats, key=lambda s: (s.pass_rate, s.exercise, s.name)))
+
+    def _misconceptions(self) -> tuple[Misconception, ...]:
+        return _ranked(self.hits)
+
+
 def dashboard_view(batch: BatchResult, link: Callable[[str], str]) -> DashboardView:
     """The dashboard for ``batch``; ``link(student_id)`` is the relative address of a report."""
-    graded = [s for s in batch.students if _graded(s)]
-    percents = [_percent(s.score, s.max_score) for s in graded]
-    names = tuple(e.name for e in batch.students[0].exercises) if batch.students else ()
-    titles = {e.name: e.title for s in batch.students for e in s.exercises}
-    averages = []
-    for name in names:
-        results = [e for s in graded for e in s.exercises if e.name == name]
-        score = statistics.fmean(e.score for e in results) if results else 0.0
-        maximum = max((e.max_score for e in results), default=0.0)
-        averages.append(ExerciseAverage(name, titles.get(name, name), f"{score:.1f}/{points(maximum)}",
-                                        _percent(score, maximum), sum(e.status == "graded" for e in results)))
-    rows = tuple(StudentRow(
-        id=printable(s.id), link=link(s.id), score=s.score, score_text=f"{points(s.score)}/{points(s.max_score)}",
-        percent=_percent(s.score, s.max_score), status=s.status,
-        exercises=tuple(next((points(e.score) for e in s.exercises if e.name == n), "0") for n in names))
-        for s in batch.students)
-    trouble = tuple(t for s in batch.students if (t := _trouble(s, link(s.id))) is not None)
-    return DashboardView(
-        seed=batch.seed, isolation=batch.sandbox or batch.isolation, created=batch.created, version=batch.version,
-        students=len(batch.students), graded=len(graded),
-        mean=f"{statistics.fmean(percents):.0f} %" if percents else "—",
-        median=f"{statistics.median(percents):.0f} %" if percents else "—",
-        distribution=_distribution(percents), exercises=tuple(averages), checks=_check_stats(graded),
-        misconceptions=_misconceptions(graded), trouble=trouble, rows=rows, exercise_names=names)
+    tally = ClassTally()
+    for student in batch.students:
+        tally.add(student, link(student.id))
+    return tally.view(batch)

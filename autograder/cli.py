@@ -24,13 +24,14 @@ from .errors import GradeError
 from .gradebooks import read_roster, write_canvas
 from .intake import Submission, annotate, find_near_misses, read_submissions
 from .model import BatchResult, load_course
-from .output import check_writable_file, locked, within_boundary, write_atomic, write_batch
+from .classout import write_run
+from .output import check_writable_file, locked, within_boundary, write_atomic
 from .regrade import diff_runs, load_run
 from .fingerprint import grader_keys
 from .incremental import Outcome, grade_incrementally
 from .progress import ProgressLine
 from .store import ResultStore, Terms
-from .stored import RunIdentity, check_mergeable, check_writable, merge, read_stored
+from .stored import RunIdentity, check_mergeable, check_writable, index_stored
 from .release import build_release
 from .mutation import mutation_test
 from .render.validation import render_mutation, render_validation
@@ -318,7 +319,7 @@ def run_grade(args: argparse.Namespace) -> int:
         students = _select(students, args.only, submissions)
         preflight.prove_readable([folder for _id, folder in students])
         roster = read_roster(args.canvas) if args.canvas else None
-        read_stored(out)  # before anything runs: even --fresh never overwrites a folder that is not the kit's
+        index_stored(out)  # before anything runs: even --fresh never overwrites a folder that is not the kit's
         check_writable(out)
         settings = _settings(args, batch=True, allow_unsandboxed=args.allow_unsandboxed)
         preflight.prove_graders(settings.graders_dir)
@@ -329,13 +330,13 @@ def run_grade(args: argparse.Namespace) -> int:
         # Held from the stored results' reading to the last write: a second run into the same folder
         # waits here, then grades on the terms (seed, limits) this one stored.
         with locked(out):
-            stored = previous = read_stored(out)
+            stored = previous = index_stored(out)
             store = ResultStore(out)
             terms = store.terms()
             if terms is not None and terms.replacing:
                 stored = None  # a --fresh run stopped before its end: its results replace the old ones
             if args.fresh and stored is not None and args.only:
-                dropped = len({s.id for s in stored.students} - set(args.only))
+                dropped = len({e.id for e in stored.entries} - set(args.only))
                 if dropped:
                     raise GradeError(f"--fresh with --only would drop the {dropped} other students stored in "
                                      f"{out}; leave out --only to regrade them all, or leave out --fresh.")
@@ -344,11 +345,11 @@ def run_grade(args: argparse.Namespace) -> int:
                 store.clear()
             if args.seed is None and (stored is not None or terms is not None):
                 # one seed for the whole folder: see --seed
-                settings = replace(settings, seed=terms.seed if terms is not None else stored.seed)
+                settings = replace(settings, seed=terms.seed if terms is not None else stored.header.seed)
             if stored is not None:
-                check_mergeable(stored, out, settings.seed, run)
+                check_mergeable(stored.header, out, settings.seed, run, stored.exercise_lists)
             store.begin(Terms(settings.seed, replacing=args.fresh or (terms is not None and terms.replacing)))
-            kept = len({s.id for s in stored.students} - {i for i, _ in students}) if stored else 0
+            kept = len({e.id for e in stored.entries} - {i for i, _ in students}) if stored else 0
             for note in intake.notes:
                 sys.stderr.write(f"note: {one_line(note)}\n")
             sys.stderr.write(f"Grading {len(students)} students ({intake.layout}) on {len(course)} exercises · "
@@ -357,24 +358,19 @@ def run_grade(args: argparse.Namespace) -> int:
             graders = grader_keys(settings.graders_dir, settings.reference_dir, course,
                                   (settings.seed, settings.isolation, settings.call_timeout, settings.memory_mb))
             outcome = _grade_with_progress(students, course, graders, settings, store, described, args)
-            found, graded_at = {s.id: s for s in intake.submissions}, _now()
-            # Students graded now share the run's time, as one run's reports always have; the others keep the
-            # time their reports showed (a record is stored a moment before its run's end stamps it).
-            shown = {s.id: s.graded for s in stored.students} if stored else {}
-            results = [annotate(replace(r, graded=graded_at if r.id in outcome.graded_now else
-                                        max(r.graded, shown.get(r.id, ""))), found[r.id]) for r in outcome.results]
-            batch = merge(stored, results, BatchResult(settings.seed, settings.isolation, (), __version__, graded_at,
-                                                       sandbox=described, call_timeout=settings.call_timeout,
-                                                       memory_mb=settings.memory_mb))
-            write_batch(batch, out, ROOT / "templates", previous=previous)
+            run_batch = BatchResult(settings.seed, settings.isolation, (), __version__, _now(), sandbox=described,
+                                    call_timeout=settings.call_timeout, memory_mb=settings.memory_mb)
+            written = write_run(out, ROOT / "templates", run_batch, outcome, {s.id: s for s in intake.submissions},
+                                stored, previous)
             store.begin(Terms(settings.seed))  # results.json now holds this run: nothing left to replace
-    rows = [(s.id, f"{s.score:g}/{s.max_score:g}", s.status) for s in results]
+    shown = {r.id: r for r in written.rows}
+    rows = [(sid, f"{shown[sid].score:g}/{shown[sid].max_score:g}", shown[sid].status) for sid in outcome.folders]
     sys.stdout.write(render_class_summary(rows, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ))
-    sys.stdout.write(f"Wrote {out / 'results.json'}, {out / 'gradebook.csv'} and {len(batch.students)} reports "
-                     f"in {out / 'reports'} ({len(outcome.graded_now)} graded now, {len(batch.students) - len(outcome.graded_now)} "
+    sys.stdout.write(f"Wrote {out / 'results.json'}, {out / 'gradebook.csv'} and {len(written.rows)} reports "
+                     f"in {out / 'reports'} ({len(outcome.graded_now)} graded now, {len(written.rows) - len(outcome.graded_now)} "
                      f"kept).\n")
     if roster is not None:
-        write_canvas(out, batch, roster, intake.submissions, args.canvas_column, args.canvas)
+        write_canvas(out, written.rows, roster, intake.submissions, args.canvas_column, args.canvas)
     return Exit.DONE
 
 

@@ -14,11 +14,12 @@ import io
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 from .errors import GradeError
 from .intake import Submission
-from .model import BatchResult
 from .output import write_atomic
+from .render.tables import GradeRow
 from .view import points
 
 ID_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
@@ -69,14 +70,15 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def canvas_gradebook(batch: BatchResult, roster: Roster, submissions: tuple[Submission, ...],
+def canvas_gradebook(students: Sequence[GradeRow], roster: Roster, submissions: tuple[Submission, ...],
                      column: str) -> CanvasGradebook:
+    """``students`` are the class's gradebook rows (or a batch's students: only id and scores are read)."""
     by_key: dict[str, str] = {}
     for submission in submissions:
         for key in (submission.id, *submission.aliases):
             by_key.setdefault(key.casefold(), submission.id)
-    scores = {s.id: s.score for s in batch.students}
-    maximum = max((s.max_score for s in batch.students), default=0.0)
+    scores = {s.id: s.score for s in students}
+    maximum = max((s.max_score for s in students), default=0.0)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([*ID_COLUMNS, column])
@@ -87,14 +89,14 @@ def canvas_gradebook(batch: BatchResult, roster: Roster, submissions: tuple[Subm
         if sid is not None:
             used.add(sid)
         writer.writerow([_cell(row.get(c, "")) for c in ID_COLUMNS] + [points(scores.get(sid, 0.0))])
-    unmatched = tuple(s.id for s in batch.students if s.id not in used)
+    unmatched = tuple(s.id for s in students if s.id not in used)
     return CanvasGradebook(buffer.getvalue(), len(used), unmatched)
 
 
-def write_canvas(out: Path, batch: BatchResult, roster: Roster, submissions: tuple[Submission, ...], column: str,
+def write_canvas(out: Path, students: Sequence[GradeRow], roster: Roster, submissions: tuple[Submission, ...], column: str,
                  roster_path: Path) -> None:
     """Write ``out/canvas.csv`` and say what matched; a graded student missing from the roster is named."""
-    gradebook = canvas_gradebook(batch, roster, submissions, column)
+    gradebook = canvas_gradebook(students, roster, submissions, column)
     write_atomic(out / "canvas.csv", gradebook.text)
     sys.stdout.write(f"Wrote {out / 'canvas.csv'} for Canvas's gradebook import: {gradebook.matched} of "
                      f"{len(roster.students)} roster students have a submission; the others get 0.\n")

@@ -35,10 +35,32 @@ class Task:
 
 @dataclass(frozen=True)
 class Outcome:
-    """The run's students, assembled from the store, and which of them were graded now."""
+    """The run's students, each assembled from the store when asked for, and which of them were graded now.
 
-    results: tuple[StudentResult, ...]
+    Only the students whose grading failed (kept out of the store) are held; a class of any size
+    is then read back one student at a time.
+    """
+
+    folders: dict[str, Path]  # the run's students, in order
     graded_now: frozenset[str]
+    course: tuple[Exercise, ...]
+    keys: dict[str, dict[str, str]]
+    store: ResultStore
+    failed: dict[str, StudentResult]  # stamped with the run's end
+
+    def result(self, student_id: str) -> StudentResult:
+        """The student's result as the store holds it now (or the failure this run gave)."""
+        result = self.failed.get(student_id) or assemble(student_id, self.folders[student_id], self.course,
+                                                         self.keys[student_id], self.store)
+        if result is None:  # a grader that returned fewer exercises than asked: never shown as complete
+            result = failed_student(student_id, self.course,
+                                    "Not every exercise of this submission was graded; grade it again.")
+        return result
+
+    @property
+    def results(self) -> tuple[StudentResult, ...]:
+        """Every student's result at once (a small class, a test)."""
+        return tuple(self.result(sid) for sid in self.folders)
 
 
 def _reusable(stored: Stored | None, key: str) -> bool:
@@ -117,16 +139,10 @@ def grade_incrementally(students: list[tuple[str, Path]], course: tuple[Exercise
                         settings: Settings, store: ResultStore, grade: Grade, sandbox: str,
                         regrade: frozenset[str] = frozenset(), on_start: Callable[[int], None] = lambda total: None,
                         on_done: Callable[[StudentResult], None] = lambda result: None) -> Outcome:
-    """Every student's result, grading only the exercises the store does not already hold (and ``regrade``'s)."""
+    """The run's students (see :class:`Outcome`), grading only the exercises the store does not already hold (and ``regrade``'s)."""
     tasks, keys = plan(students, course, graders, store, regrade)
     on_start(len(tasks))
     failed = grade_planned(tasks, settings, keys, store, grade, sandbox, on_done)
-    results = []
-    for sid, folder in students:
-        result = failed.get(sid) or assemble(sid, folder, course, keys[sid], store)
-        if result is None:  # a grader that returned fewer exercises than asked: never shown as complete
-            result = failed_student(sid, course, "Not every exercise of this submission was graded; grade it again.")
-        if sid in failed:
-            result = replace(result, graded=_now(), sandbox=sandbox)
-        results.append(result)
-    return Outcome(tuple(results), frozenset(t.student_id for t in tasks))
+    finished = _now()
+    failed = {sid: replace(result, graded=finished, sandbox=sandbox) for sid, result in failed.items()}
+    return Outcome(dict(students), frozenset(t.student_id for t in tasks), course, keys, store, failed)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 import math
 import tomllib
 import types
@@ -195,6 +196,11 @@ def batch_from_dict(data: object) -> BatchResult:
     return batch
 
 
+def student_from_dict(data: object, where: str) -> StudentResult:
+    """One stored student result, read as strictly as results.json is; ``where`` names it in an error."""
+    return _build(StudentResult, data, where)
+
+
 def exercise_from_dict(data: object) -> ExerciseResult:
     """One stored exercise result, read as strictly as results.json is."""
     return _build(ExerciseResult, data, "")
@@ -207,7 +213,7 @@ def _build(cls: type, data: object, where: str):
     unknown = sorted(set(data) - set(known))
     if unknown:
         raise ResultsFormatError(f"{where or 'the file'} has an unknown field {unknown[0]!r}")
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     values = {}
     for name, spec in known.items():
         if name in data:
@@ -215,6 +221,11 @@ def _build(cls: type, data: object, where: str):
         elif spec.default is MISSING and spec.default_factory is MISSING:
             raise ResultsFormatError(f"{where or 'the file'} lacks the field {name!r}")
     return cls(**values)
+
+
+@functools.cache  # a pure function of the class; resolving the hints is most of reading a large results.json
+def _hints(cls: type) -> dict[str, object]:
+    return typing.get_type_hints(cls)
 
 
 def _value(hint: object, value: object, where: str):

@@ -8,19 +8,19 @@ the modes the umask allows, like any other program's output (0644 and 0755 under
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import secrets
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterator, TypeVar
+from typing import Callable, Iterable, Iterator, Sequence, TextIO, TypeVar
 
+from .classview import ClassTally
 from .errors import GradeError
-from .model import BatchResult, StudentResult, exercise_result, student_result, to_dict
+from .model import BatchResult, StudentResult, exercise_result, student_result
 from .names import REPORTS, name_key, report_stems
-from .render.dashboard import dashboard_files
+from .render.dashboard import render_dashboard, render_summary
 from .render.documents import render_html, render_markdown
-from .render.tables import render_gradebook, render_json
+from .render.tables import GradeRow, grade_row, json_close, json_frame, json_student, render_gradebook_rows
 from .sanitize import text
 from .view import report_view
 
@@ -46,6 +46,13 @@ def check_writable_file(path: Path) -> None:
 
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` in one step; an existing file keeps the mode someone gave it."""
+    with atomic_file(path) as stream:
+        stream.write(text)
+
+
+@contextlib.contextmanager
+def atomic_file(path: Path) -> Iterator[TextIO]:
+    """A text stream that becomes ``path`` in one step when the block ends, and nothing if it fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         kept_mode = path.stat().st_mode & 0o7777
@@ -64,7 +71,7 @@ def write_atomic(path: Path, text: str) -> None:
             os.fchmod(handle, kept_mode)
         # Text is valid by the time it gets here; should any slip through, a file is still written.
         with os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace", newline="") as stream:
-            stream.write(text)
+            yield stream
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
@@ -107,41 +114,66 @@ def within_boundary(student: StudentResult, render: Callable[[StudentResult], T]
         return fallback, render(fallback)
 
 
+@dataclass(frozen=True)
+class Written:
+    """What writing a class leaves in memory: a gradebook row and a report path per student, in order."""
+
+    rows: tuple[GradeRow, ...]
+    reports: dict[str, Path]
+
+
 def write_batch(batch: BatchResult, out: Path, templates_dir: Path,
                 previous: BatchResult | None = None) -> dict[str, Path]:
-    """Write every output of ``batch`` under ``out``; returns the report path per student id.
+    """Write every output of ``batch`` under ``out`` (see :func:`write_class`); returns the report path per id."""
+    written = write_class(replace(batch, students=()), [s.id for s in batch.students], batch.students, out,
+                          templates_dir, [s.id for s in previous.students] if previous is not None else ())
+    return written.reports
 
-    A report the kit wrote for ``previous`` (the results stored before this run) under a name
-    ``batch`` no longer uses (a student renamed by a clash, or dropped by ``--fresh``) is removed;
-    any other file in ``reports/`` is someone else's and stays. results.json is written last, so
-    an interrupted run leaves the stored results as they were.
+
+def write_class(run: BatchResult, ids: Sequence[str], students: Iterable[StudentResult], out: Path,
+                templates_dir: Path, written_before: Iterable[str] = ()) -> Written:
+    """Write every output of the class under ``out``, holding one student's results at a time.
+
+    ``students`` yields the results of ``ids``, in that order; ``run`` is the batch they belong to
+    (its own students are not read). Each student's reports are written, and their part of
+    results.json streamed to a temporary file, as the student comes; the gradebook and the
+    dashboard are made from a row and a tally per student. A report the kit wrote for
+    ``written_before`` (the ids stored before this run) under a name this class no longer uses (a
+    student renamed by a clash, or dropped by ``--fresh``) is removed; any other file in
+    ``reports/`` is someone else's and stays. results.json is renamed into place last, so an
+    interrupted run leaves the stored results as they were.
     """
-    stems = report_stems(s.id for s in batch.students)
-    reports: dict[str, Path] = {}
-    students = []
+    stems = report_stems(ids)
+    rows: list[GradeRow] = []
+    tally = ClassTally()
+    head, tail = json_frame(run)
 
-    def documents(student: StudentResult) -> tuple[str, str]:
-        view = report_view(student, batch.seed, student.sandbox or batch.sandbox or batch.isolation,
-                           student.graded or batch.created, batch.version)
-        json.dumps(to_dict(student), ensure_ascii=False)  # what results.json will hold must be writable
-        return render_html(view, templates_dir), render_markdown(view, templates_dir)
+    def documents(student: StudentResult) -> tuple[str, str, str]:
+        view = report_view(student, run.seed, student.sandbox or run.sandbox or run.isolation,
+                           student.graded or run.created, run.version)
+        # what results.json will hold must be writable, or the student gets the error row there too
+        part = json_student(student, first=not rows)
+        return render_html(view, templates_dir), render_markdown(view, templates_dir), part
 
-    for student in batch.students:
-        student, (html, markdown) = within_boundary(student, documents)
-        stem = stems[student.id]
-        write_atomic(out / REPORTS / f"{stem}.html", html)
-        write_atomic(out / REPORTS / f"{stem}.md", markdown)
-        reports[student.id] = out / REPORTS / f"{stem}.html"
-        students.append(student)
-    batch = replace(batch, students=tuple(students))
-    write_atomic(out / "gradebook.csv", render_gradebook(batch))
-    for name, content in dashboard_files(batch, templates_dir, lambda sid: reports[sid].relative_to(out).as_posix()).items():
-        write_atomic(out / name, content)
-    write_atomic(out / "results.json", render_json(batch))
-    ours = report_stems(s.id for s in previous.students) if previous is not None else {}
+    with atomic_file(out / "results.json") as results:
+        results.write(head)
+        for student in students:
+            student, (html, markdown, part) = within_boundary(student, documents)
+            stem = stems[student.id]
+            write_atomic(out / REPORTS / f"{stem}.html", html)
+            write_atomic(out / REPORTS / f"{stem}.md", markdown)
+            results.write(part)
+            rows.append(grade_row(student))
+            tally.add(student, f"{REPORTS}/{stem}.html")
+        results.write(json_close(bool(rows)) + tail)
+        write_atomic(out / "gradebook.csv", render_gradebook_rows(rows))
+        view = tally.view(run)
+        write_atomic(out / "index.html", render_dashboard(view, templates_dir))
+        write_atomic(out / "summary.json", render_summary(view))
+    ours = report_stems(written_before)
     remove_stale_reports(out / REPORTS, {f"{stem}{suffix}" for stem in stems.values() for suffix in _REPORT_SUFFIXES},
                          {f"{stem}{suffix}" for stem in ours.values() for suffix in _REPORT_SUFFIXES})
-    return reports
+    return Written(tuple(rows), {sid: out / REPORTS / f"{stem}.html" for sid, stem in stems.items()})
 
 
 def remove_stale_reports(folder: Path, keep: set[str], written_before: set[str]) -> None:

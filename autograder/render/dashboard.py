@@ -24,6 +24,9 @@ def render_summary(view: DashboardView) -> str:
 
 
 def dashboard_files(batch: BatchResult, templates_dir: Path, link: Callable[[str], str]) -> dict[str, str]:
-    """``index.html`` and ``summary.json``; ``link(student_id)`` is where the writer put that report."""
+    """``index.html`` and ``summary.json``; ``link(student_id)`` is where the writer put that report.
+
+    The whole-batch form; a class written one student at a time feeds :class:`autograder.classview.ClassTally`.
+    """
     view = dashboard_view(batch, link)
     return {"index.html": render_dashboard(view, templates_dir), "summary.json": render_summary(view)}

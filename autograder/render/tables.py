@@ -5,8 +5,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import dataclass, replace
+from typing import Iterable
 
-from ..model import RESULTS_MARKER, BatchResult, to_dict
+from ..model import RESULTS_MARKER, BatchResult, StudentResult, to_dict
 from ..names import report_paths
 from ..view import points
 from .inert import one_line
@@ -21,6 +23,43 @@ def render_json(batch: BatchResult) -> str:
     return json.dumps({**RESULTS_MARKER, **to_dict(batch)}, indent=2, ensure_ascii=False).translate(_RAW_CONTROLS) + "\n"
 
 
+def json_frame(batch: BatchResult) -> tuple[str, str]:
+    """results.json's text before its first student and after its last, for writing students one at a time.
+
+    With :func:`json_student` between them, the text is :func:`render_json`'s for the same students.
+    """
+    text = render_json(replace(batch, students=()))
+    # A string's newlines are escaped, so this line can only be the top level's "students" key.
+    head, tail = text.split('\n  "students": []', 1)
+    return head + '\n  "students": [', tail
+
+
+def json_student(student: StudentResult, first: bool) -> str:
+    """One student's part of results.json, as it sits in the list (two levels in)."""
+    text = json.dumps(to_dict(student), indent=2, ensure_ascii=False).translate(_RAW_CONTROLS)
+    return ("\n    " if first else ",\n    ") + text.replace("\n", "\n    ")
+
+
+def json_close(any_students: bool) -> str:
+    return "\n  ]" if any_students else "]"
+
+
+@dataclass(frozen=True)
+class GradeRow:
+    """What the gradebook (and a roster export) needs of one student: a few numbers, never the checks."""
+
+    id: str
+    score: float
+    max_score: float
+    status: str
+    scores: tuple[tuple[str, float], ...]  # per exercise, in the student's order
+
+
+def grade_row(student: StudentResult) -> GradeRow:
+    return GradeRow(student.id, student.score, student.max_score, student.status,
+                    tuple((e.name, e.score) for e in student.exercises))
+
+
 def _cell(text: str) -> str:
     # A cell that starts with = + - @ is a formula to a spreadsheet; a student id must stay text.
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
@@ -32,13 +71,19 @@ def _percent(score: float, maximum: float) -> str:
 
 def render_gradebook(batch: BatchResult) -> str:
     """One row per student: id, one column per exercise, total, max, percent, status, report path."""
-    names = list(dict.fromkeys(e.name for s in batch.students for e in s.exercises))
-    reports = report_paths(s.id for s in batch.students)
+    return render_gradebook_rows([grade_row(s) for s in batch.students])
+
+
+def render_gradebook_rows(rows: Iterable[GradeRow]) -> str:
+    """:func:`render_gradebook` from the students' rows."""
+    rows = list(rows)
+    names = list(dict.fromkeys(name for r in rows for name, _score in r.scores))
+    reports = report_paths(r.id for r in rows)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["id", *names, "total", "max", "percent", "status", "report"])
-    for student in batch.students:
-        scores = {e.name: points(e.score) for e in student.exercises}
+    for student in rows:
+        scores = {name: points(score) for name, score in student.scores}
         writer.writerow([_cell(one_line(student.id)), *(scores.get(n, "0") for n in names),
                          points(student.score), points(student.max_score),
                          _percent(student.score, student.max_score), student.status, _cell(reports[student.id])])
