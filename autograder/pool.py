@@ -28,6 +28,18 @@ def _start_mailbox(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _start_pool_process(parent: int) -> None:
+    """In a pool process: dies with the run, and leaves at once on Ctrl-C.
+
+    A terminal sends Ctrl-C to the whole group; the run decides what it means and shuts the pool
+    down. A pool process keeps nothing of its own (results are stored by the run), and its workers
+    die with it, so it simply ends: an idle one would otherwise die of KeyboardInterrupt in the
+    pool's queue and print a traceback over the run's one-sentence message.
+    """
+    sandbox.die_with_parent(parent)
+    signal.signal(signal.SIGINT, lambda _signum, _frame: os._exit(130))
+
+
 def _grade_shard_into(students: list[tuple[str, Path]], settings: Settings, done) -> list[StudentResult]:
     """In a pool process: a shard, each result put on ``done`` (a queue the run reads) as soon as it is
     known, and all of them returned at the end (what a lost queue could not carry arrives then)."""
@@ -63,7 +75,7 @@ def grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: in
                 break
             # Pool processes die with this one, and take their workers with them (sandbox.spawn).
             with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
-                                                        initializer=sandbox.die_with_parent,
+                                                        initializer=_start_pool_process,
                                                         initargs=(os.getpid(),)) as pool:
                 futures = {pool.submit(_grade_shard_into, shard, settings, done)
                            for shard in shards(pending, settings.shard_size, jobs)}

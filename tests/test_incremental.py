@@ -23,7 +23,7 @@ from autograder.model import to_dict
 from autograder.runner import grade_one
 from autograder.store import STORE, ResultStore
 from conftest import COURSE, GRADERS, ROOT, SOLUTIONS, settings
-from test_lifetimes import is_worker, tagged, wait_for
+from test_lifetimes import SLEEPER, is_worker, tagged, wait_for
 
 SAMPLE = ROOT / "examples" / "class"
 FAST = ("--isolation", "process", "--allow-unsandboxed", "--timeout", "2", "--seed", "7")
@@ -193,6 +193,31 @@ def test_a_run_stopped_with_ctrl_c_says_so_leaves_nothing_behind_and_resumes(cap
     assert graded_now(text) == 3 - (len(stored) - 1)  # only the students not stored
     assert without_times(target) == without_times(out)
     assert sorted(p.name for p in (target / "reports").iterdir()) == sorted(p.name for p in (out / "reports").iterdir())
+
+
+def test_ctrl_c_while_a_pool_process_waits_for_work_ends_with_one_sentence(tmp_path):
+    # Two students, two jobs, so a shard each: one with no file is done at once and its pool
+    # process waits for work that never comes, while the other hangs in its worker.
+    (tmp_path / "class" / "a_nothing").mkdir(parents=True)
+    (tmp_path / "class" / "b_hangs").mkdir()
+    (tmp_path / "class" / "b_hangs" / "matrix_norms.py").write_text(SLEEPER)
+    target, tag = tmp_path / "out", f"ctrl-c-idle-{os.getpid()}"
+    with open(tmp_path / "stderr", "wb") as stderr:
+        child = start_grade(tmp_path / "class", target, "--jobs", "2", tag=tag, stderr=stderr)
+        try:
+            wait_until_a_student_is_stored(child, target, also=lambda: any(is_worker(c) for _p, c in tagged(tag)))
+            time.sleep(0.5)  # the idle pool process is back in the pool's queue by now
+            os.killpg(child.pid, signal.SIGINT)
+            code = child.wait(timeout=60)
+        finally:
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
+    err = (tmp_path / "stderr").read_text(encoding="utf-8")
+    assert code == cli.Exit.INTERRUPTED, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert wait_for(lambda: not tagged(tag), 10), tagged(tag)
+    assert [p.name for p in (target / STORE).iterdir() if p.name != "run.json"] != []  # a_nothing was kept
 
 
 def counting(calls):
