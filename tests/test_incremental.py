@@ -165,21 +165,28 @@ def test_a_killed_fresh_run_resumes_on_its_own_terms(capsys, reference_run, tmp_
     assert not (tmp_path / "out" / "reports" / "fatima_haddad.html").exists()
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_run_stopped_with_ctrl_c_says_so_leaves_nothing_behind_and_resumes(capsys, reference_run, tmp_path, jobs):
-    submissions, out = reference_run
-    target, tag = tmp_path / "out", f"ctrl-c-{os.getpid()}-{jobs}"
-    with open(tmp_path / "stderr", "wb") as stderr:
+def ctrl_c_once_a_student_is_stored(submissions, target, tag, jobs, stderr_path, settle=0.0):
+    """Start `grade.py grade`, send the terminal's Ctrl-C once a student is stored while a worker
+    grades another, and return its exit code and stderr."""
+    with open(stderr_path, "wb") as stderr:
         child = start_grade(submissions, target, "--jobs", jobs, tag=tag, stderr=stderr)
-        try:  # Ctrl-C while a worker grades a student not yet stored
+        try:
             wait_until_a_student_is_stored(child, target, also=lambda: any(is_worker(c) for _p, c in tagged(tag)))
+            time.sleep(settle)
             os.killpg(child.pid, signal.SIGINT)  # what a terminal sends: the whole foreground group
             code = child.wait(timeout=60)
         finally:
             if child.poll() is None:
                 os.killpg(child.pid, signal.SIGKILL)
                 child.wait()
-    err = (tmp_path / "stderr").read_text(encoding="utf-8")
+    return code, stderr_path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_run_stopped_with_ctrl_c_says_so_leaves_nothing_behind_and_resumes(capsys, reference_run, tmp_path, jobs):
+    submissions, out = reference_run
+    target, tag = tmp_path / "out", f"ctrl-c-{os.getpid()}-{jobs}"
+    code, err = ctrl_c_once_a_student_is_stored(submissions, target, tag, jobs, tmp_path / "stderr")
     assert code == cli.Exit.INTERRUPTED == 130, err
     assert err.rstrip().endswith("error: interrupted; the students graded so far are stored and the next grade run "
                                  "into the same folder resumes from them.")
@@ -202,22 +209,12 @@ def test_ctrl_c_while_a_pool_process_waits_for_work_ends_with_one_sentence(tmp_p
     (tmp_path / "class" / "b_hangs").mkdir()
     (tmp_path / "class" / "b_hangs" / "matrix_norms.py").write_text(SLEEPER)
     target, tag = tmp_path / "out", f"ctrl-c-idle-{os.getpid()}"
-    with open(tmp_path / "stderr", "wb") as stderr:
-        child = start_grade(tmp_path / "class", target, "--jobs", "2", tag=tag, stderr=stderr)
-        try:
-            wait_until_a_student_is_stored(child, target, also=lambda: any(is_worker(c) for _p, c in tagged(tag)))
-            time.sleep(0.5)  # the idle pool process is back in the pool's queue by now
-            os.killpg(child.pid, signal.SIGINT)
-            code = child.wait(timeout=60)
-        finally:
-            if child.poll() is None:
-                os.killpg(child.pid, signal.SIGKILL)
-                child.wait()
-    err = (tmp_path / "stderr").read_text(encoding="utf-8")
+    # settle: the idle pool process is back in the pool's queue by then
+    code, err = ctrl_c_once_a_student_is_stored(tmp_path / "class", target, tag, "2", tmp_path / "stderr", settle=0.5)
     assert code == cli.Exit.INTERRUPTED, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert wait_for(lambda: not tagged(tag), 10), tagged(tag)
-    assert [p.name for p in (target / STORE).iterdir() if p.name != "run.json"] != []  # a_nothing was kept
+    assert len([p for p in (target / STORE).iterdir() if p.name != "run.json"]) == 1  # a_nothing, not b_hangs
 
 
 def counting(calls):
