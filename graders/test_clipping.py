@@ -54,7 +54,7 @@ def unpack(value, grads, call):
         if not np.issubdtype(got.dtype, np.number) or np.iscomplexobj(got):
             fail(f"{call} returned clipped array {index} of {got.dtype}; expected real numbers.")
         clipped.append(got)
-    return clipped, expect_real(second, f"{call} (its second item, the norm)")
+    return clipped, expect_real(second, Described(lambda: f"{call} (its second item, the norm)"))
 
 
 def clip(student, grads, max_norm, return_args=False):
