@@ -142,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--fresh", action="store_true",
                        help="drop the results stored in OUT and start over, with a new seed unless --seed is given")
     grade.add_argument("--jobs", type=at_least_one, default=_cores(), help="students graded at once (default: %(default)s)")
+    grade.add_argument("--shard-size", type=at_least_one, default=Settings.shard_size, metavar="N",
+                       help="students graded one after another in one pytest session, which pays pytest's start-up "
+                            "once for them; scores do not depend on it (default: %(default)s)")
     grade.add_argument("--canvas", type=Path, metavar="ROSTER.csv",
                        help="also write canvas.csv for Canvas's gradebook import, matched to this roster (a gradebook export)")
     grade.add_argument("--canvas-column", default="Gradient kit", help="the assignment column in canvas.csv (default: %(default)s)")
@@ -211,7 +214,7 @@ def _settings(args: argparse.Namespace, batch: bool, allow_unsandboxed: bool = T
     return Settings(graders_dir=ROOT / "graders", reference_dir=reference if reference.is_dir() else None,
                     seed=args.seed if args.seed is not None else default_seed(args.command),
                     isolation=isolation, call_timeout=args.timeout, memory_mb=args.memory_mb, bwrap=bwrap_path,
-                    workers=args.workers,
+                    workers=args.workers, shard_size=getattr(args, "shard_size", Settings.shard_size),
                     catalogue_dir=catalogue if catalogue.is_dir() and reference.is_dir() else None)
 
 

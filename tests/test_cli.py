@@ -31,7 +31,7 @@ def test_help_documents_commands_and_exit_codes(capsys):
 def test_grade_help_documents_its_options(capsys):
     code, out, _ = run(capsys, "grade", "--help")
     assert code == 0
-    for option in ("--out", "--only", "--fresh", "--seed", "--jobs", "--timeout", "--memory-mb", "--isolation", "--workers",
+    for option in ("--out", "--only", "--fresh", "--seed", "--jobs", "--shard-size", "--timeout", "--memory-mb", "--isolation", "--workers",
                    "--allow-unsandboxed", "merges by student id", "percent"):
         assert option in out
 

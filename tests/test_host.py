@@ -112,6 +112,7 @@ def test_a_course_exercise_without_a_grader_is_the_hosts_problem(tmp_path):
     ("--memory-mb", "100", "from 256 to 1048576 MiB"),
     ("--memory-mb", "17592186044415", "from 256 to 1048576 MiB"),
     ("--jobs", "0", "at least 1"),
+    ("--shard-size", "0", "at least 1"),
     ("--seed", "-5", "from 0 to"),
 ])
 def test_impossible_settings_are_refused_when_parsed(capsys, tmp_path, option, value, words):

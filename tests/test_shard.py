@@ -193,3 +193,21 @@ def test_a_grader_that_does_not_load_leaves_each_student_to_a_session_of_its_own
     assert sessions == ["solutions", "ben_carter"]
     assert [to_dict(r) for r in results] == [to_dict(runner.grade_one(sid, folder, broken)) for sid, folder in chosen]
     assert {e.status for e in results[0].exercises} == {"error"}
+
+
+@pytest.mark.parametrize("size, expected", [(None, [4]), ("3", [3, 1])])
+def test_grade_shard_size_option_sets_how_many_students_share_a_session(size, expected, tmp_path, monkeypatch, capsys):
+    from autograder import cli
+    seen: list[int] = []
+    original = runner.run_shard
+
+    def counting(folders, chosen, on_report):
+        seen.append(len(folders))
+        return original(folders, chosen, on_report)
+    monkeypatch.setattr(runner, "run_shard", counting)
+    argv = ["grade", str(ROOT / "examples" / "class"), "--out", str(tmp_path / "out"), "--jobs", "1", "--seed", "1",
+            "--isolation", "process", "--allow-unsandboxed", "--only", "amara_okafor", "eli_novak", "hana_sato",
+            "gus_mueller"]
+    code = cli.main(argv + (["--shard-size", size] if size else []))
+    capsys.readouterr()
+    assert code == 0 and seen == expected
