@@ -1,9 +1,11 @@
 """Grading a class on an existing Dask cluster: ``grade ... --executor dask --scheduler tcp://HOST:PORT``.
 
-Each task carries one student's exercise files (bytes, read here) and the trusted graders and
-reference (sent once to every worker); a worker writes them to its own temporary folders and
-grades exactly as :func:`autograder.runner.grade_one` does here, student code in the same
-sandbox. Results come back as plain data and every report is written on the instructor's side.
+Each task carries a shard of students' exercise files (bytes, read here; ``--shard-size`` of them,
+fewer where the cluster would otherwise sit idle) and the trusted graders and reference (sent once
+to every worker); a worker writes them to its own temporary folders and grades them in one pytest
+session exactly as :func:`autograder.runner.grade_shard` does here, student code in the same
+sandbox. A shard whose task fails twice (a worker lost) is sent again one student per task, so a
+student who brings a worker down costs only their own row. Results come back as plain data and every report is written on the instructor's side.
 Workers need the kit installed (``pip install '.[dask]'``) and one thread each
 (``dask worker --nthreads 1``): pytest runs in the worker process and is not thread-safe.
 Before anyone is graded, every worker proves its sandbox on a known-good submission.
@@ -23,7 +25,7 @@ from . import preflight, sandbox
 from .submission import MAX_SOURCE_BYTES
 from .errors import GradeError
 from .model import StudentResult, load_course
-from .runner import Settings, failed_student, grade_one
+from .runner import Settings, failed_student, grade_one, grade_shard, shards
 
 
 class ClusterProblem(GradeError):
@@ -100,15 +102,19 @@ def _worker_settings(settings: Settings, kit: Path) -> Settings:
                    bwrap="")  # each worker finds its own bwrap
 
 
-def grade_remote(student_id: str, files: dict[str, tuple], kit: dict, digest: str, settings: Settings) -> StudentResult:
-    """Runs on a worker: one student, graded as :func:`grade_one` grades here."""
+def grade_remote_shard(shard: list[tuple[str, dict[str, tuple]]], kit: dict, digest: str,
+                       settings: Settings) -> list[StudentResult]:
+    """Runs on a worker: a shard of students in one pytest session, as :func:`grade_shard` grades here."""
     local = _worker_settings(settings, _materialise(kit, digest))
-    with tempfile.TemporaryDirectory(prefix="gradient-kit-student-") as work:
-        folder = Path(work) / "submission"
-        folder.mkdir()
-        for name, entry in files.items():
-            _recreate(folder / Path(name).name, entry)
-        return grade_one(student_id, folder, local)
+    with tempfile.TemporaryDirectory(prefix="gradient-kit-shard-") as work:
+        students = []
+        for index, (student_id, files) in enumerate(shard):
+            folder = Path(work) / str(index) / "submission"
+            folder.mkdir(parents=True)
+            for name, entry in files.items():
+                _recreate(folder / Path(name).name, entry)
+            students.append((student_id, folder))
+        return grade_shard(students, local)
 
 
 def prove_worker(settings: Settings) -> str:
@@ -163,22 +169,35 @@ def grade_on_dask(students: list[tuple[str, Path]], settings: Settings, schedule
         digest = hashlib.sha256(repr(sorted((p, sorted(f.items())) for p, f in kit.items())).encode()).hexdigest()[:16]
         [kit_future] = client.scatter([kit], broadcast=True)
         results: dict[str, StudentResult] = {}
-        futures = {}
+        gradable = []
         for sid, folder in students:
             if folder.is_symlink() or not folder.is_dir():
                 results[sid] = grade_one(sid, folder, settings)  # refused without running anything
                 on_done(results[sid])
-                continue
-            future = client.submit(grade_remote, sid, _student_files(folder, names), kit_future, digest, settings,
-                                   pure=False, retries=1, key=f"grade-{digest}-{sid}-{os.urandom(4).hex()}")
-            futures[future] = sid
-        for future in as_completed(futures):
-            sid = futures[future]
+            else:
+                gradable.append((sid, _student_files(folder, names)))
+
+        def submit(function, *args):
+            return client.submit(function, *args, kit_future, digest, settings, pure=False, retries=1,
+                                 key=f"grade-{digest}-{os.urandom(6).hex()}")
+        workers = len(client.scheduler_info().get("workers", {}))
+        futures = {submit(grade_remote_shard, shard): shard for shard in shards(gradable, settings.shard_size, workers)}
+        pending = as_completed(list(futures))
+        for future in pending:
+            shard = futures.pop(future)
             try:
-                results[sid] = future.result()
-            except Exception:  # noqa: BLE001  (a worker lost twice costs this student's row)
-                results[sid] = failed_student(sid, course, "Grading this submission failed on the cluster twice.")
-            on_done(results[sid])
+                done = future.result()
+            except Exception:  # noqa: BLE001  (a worker lost twice: each student of the shard alone)
+                if len(shard) > 1:
+                    for sid, files in shard:
+                        alone = submit(grade_remote_shard, [(sid, files)])
+                        futures[alone] = [(sid, files)]
+                        pending.add(alone)
+                    continue
+                done = [failed_student(shard[0][0], course, "Grading this submission failed on the cluster twice.")]
+            for result in done:
+                results[result.id] = result
+                on_done(result)
         return [results[sid] for sid, _folder in students]
     finally:
         if own:

@@ -91,3 +91,41 @@ def test_no_scheduler_is_one_sentence(capsys, tmp_path):
                      "--allow-unsandboxed"])
     err = capsys.readouterr().err
     assert code == 2 and "--scheduler tcp://HOST:PORT" in err and not (tmp_path / "out").exists()
+
+
+def _lose_the_worker_on(student_id: str, log: str) -> None:
+    """Run on a Dask worker: from now on, a shard holding ``student_id`` fails there as a lost worker
+    would, and every shard graded is written to ``log``."""
+    from autograder import distributed as kit_distributed
+
+    original = kit_distributed.grade_shard
+
+    def losing(shard_students, shard_settings):
+        ids = [sid for sid, _folder in shard_students]
+        with open(log, "a") as handle:
+            handle.write(" ".join(ids) + "\n")
+        if student_id in ids:
+            raise RuntimeError("the worker was lost")
+        return original(shard_students, shard_settings)
+    kit_distributed.grade_shard = losing
+
+
+def test_a_shard_that_fails_on_the_cluster_costs_only_the_row_of_the_student_who_failed_alone(tmp_path):
+    from autograder.distributed import grade_on_dask
+
+    mutant = next(e for e in MUTANTS if e.exercise == "scalar_chain")
+    students = [("reference", SOLUTIONS), ("breaker", write_submission(mutant, SOLUTIONS, tmp_path / "breaker")),
+                ("again", SOLUTIONS)]
+    chosen = settings(seed=5, exercises=("scalar_chain",))
+    local = grade_batch([students[0]], chosen, jobs=1)[0]
+    log = tmp_path / "shards.log"
+    with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=1,
+                                  dashboard_address=":0", silence_logs=40) as cluster, distributed.Client(cluster) as one:
+        one.run(_lose_the_worker_on, "breaker", str(log))
+        results = grade_on_dask(students, chosen, "", client=one)
+    assert [r.id for r in results] == ["reference", "breaker", "again"]
+    assert to_dict(results[0]) == to_dict(local) and to_dict(results[2]) == {**to_dict(local), "id": "again"}
+    assert results[1].status == "error" and "failed on the cluster twice" in results[1].message
+    graded = log.read_text().splitlines()
+    assert graded[:2] == ["reference breaker again"] * 2  # one shard of three, tried twice
+    assert sorted(graded[2:]) == ["again", "breaker", "breaker", "reference"]  # then each alone
