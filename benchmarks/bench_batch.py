@@ -1,17 +1,18 @@
 """Grades a synthetic class of N students end to end and prints what it cost; also `check`'s cold wall time.
 
     python benchmarks/bench_batch.py [N] [--jobs J] [--isolation auto|bubblewrap|process]
-                                     [--workers zygote,fresh] [--fresh-students M]
+                                     [--designs new,old] [--old-students M]
     python benchmarks/bench_batch.py [N] --sessions [--shard-size S] [--isolation ...]
 
 The class is mostly correct students (copies of solutions/), then one catalogue mistake each
 (about 20%), a file that does not import (5%) and, for 1%, a function that never returns. The run is
 `python grade.py grade` in a fresh process, writing results.json, the gradebook and every report;
-then the same command again, which finds every result stored and grades nobody. Each way of
-starting workers (``--workers``: forked from a zygote per submission, or a fresh sandbox per
-exercise as before zygotes) grades its own copy of the class in the same run, so their ratio holds
-on a noisy machine; ``--fresh-students`` grades only the first M students the old way, when the
-whole class would take too long. Figures only: speed goals are read here, never asserted in a test.
+then the same command again, which finds every result stored and grades nobody. Each design
+(``--designs``: ``new``, workers forked from a zygote per submission and 8 students per pytest
+session; ``old``, a fresh sandbox per exercise and a session per student, as before both) grades
+its own copy of the class in the same run, so their ratio holds on a noisy machine;
+``--old-students`` grades only the first M students the old way, when the whole class would take
+too long. Figures only: speed goals are read here, never asserted in a test.
 
 ``--sessions`` measures the grader's own side only: the class is graded in this process
 (``grade_batch`` with one job, so no pool), once with one pytest session per student and once
@@ -115,50 +116,59 @@ def grader_cpu(size: int, isolation: str, shard_size: int) -> int:
     return 0
 
 
+DESIGNS = {"new": ("--workers", "zygote"), "old": ("--workers", "fresh", "--shard-size", "1")}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("students", nargs="?", type=int, default=100, help="class size (default: %(default)s)")
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
     parser.add_argument("--isolation", default="auto")
-    parser.add_argument("--workers", default="zygote,fresh", help="ways of starting workers to compare (default: %(default)s)")
-    parser.add_argument("--fresh-students", type=int, default=None, metavar="M",
-                        help="grade only the first M students with --workers fresh (default: all)")
+    parser.add_argument("--designs", default="new,old", help="designs to compare (default: %(default)s)")
+    parser.add_argument("--old-students", type=int, default=None, metavar="M",
+                        help="grade only the first M students with the old design (default: all)")
     parser.add_argument("--sessions", action="store_true",
                         help="grader CPU per student, one pytest session per student against shards (in this process)")
     parser.add_argument("--shard-size", type=int, default=8, help="students per session with --sessions (default: %(default)s)")
     args = parser.parse_args()
     if args.sessions:
         return grader_cpu(args.students, args.isolation, args.shard_size)
+    designs = args.designs.split(",")
     print(f"machine: {platform.machine()}, {len(os.sched_getaffinity(0))} usable cores, Python "
-          f"{platform.python_version()}, {platform.platform()}")
+          f"{platform.python_version()}, {platform.platform()}, load average {os.getloadavg()[0]:.1f}")
     figures = {}
     with tempfile.TemporaryDirectory(prefix="gradient-kit-bench-") as scratch:
-        for workers in args.workers.split(","):
-            size = args.students if workers != "fresh" or args.fresh_students is None else args.fresh_students
-            folder = Path(scratch) / workers
+        # The cases depend only on the seed and are drawn once, then kept on disk: paid here, so
+        # that neither design's figures depend on which ran first.
+        drawn, _, _, _ = timed_run([sys.executable, "grade.py", "check", "solutions", "--seed", "1"])
+        print(f"cases for seed 1 drawn or found on disk, and check solutions/: {drawn:.1f} s wall")
+        for design in designs:
+            size = args.students if design != "old" or args.old_students is None else args.old_students
+            folder = Path(scratch) / design
             kinds = make_class(folder / "class", size)
-            print(f"--workers {workers}: {size} students ({', '.join(f'{n} {k}' for k, n in kinds.items())}), "
-                  f"--jobs {args.jobs}, --isolation {args.isolation}")
+            print(f"{design} ({' '.join(DESIGNS[design])}): {size} students "
+                  f"({', '.join(f'{n} {k}' for k, n in kinds.items())}), --jobs {args.jobs}, --isolation {args.isolation}")
             grade = [sys.executable, "grade.py", "grade", str(folder / "class"), "--out", str(folder / "out"),
-                     "--seed", "1", "--jobs", str(args.jobs), "--isolation", args.isolation, "--workers", workers]
+                     "--seed", "1", "--jobs", str(args.jobs), "--isolation", args.isolation, *DESIGNS[design]]
             if args.isolation == "process":
                 grade.append("--allow-unsandboxed")
             wall, cpu, code, peak = timed_run(grade)
             if code != 0:
                 print(f"grade failed with exit code {code}")
                 return 1
-            figures[workers] = (wall / size, cpu / size)
+            figures[design] = (wall / size, cpu / size)
             print(f"  first run: {wall:8.1f} s wall   {size / wall:6.2f} students/s   "
-                  f"{1000 * cpu / size:7.0f} ms CPU per student   peak RSS of one process {peak:.0f} MiB")
+                  f"{1000 * cpu / size:7.0f} ms CPU per student (every process)   "
+                  f"peak RSS of the largest process {peak:.0f} MiB")
             again, cpu_again, _, _ = timed_run(grade)
             print(f"  rerun:     {again:8.1f} s wall   (every result stored: nobody graded, every output rewritten; "
                   f"{cpu_again:.1f} s CPU)")
-    if "zygote" in figures and "fresh" in figures:
-        (new_wall, new_cpu), (old_wall, old_cpu) = figures["zygote"], figures["fresh"]
-        print(f"fresh / zygote: {old_wall / new_wall:.2f}x wall per student, {old_cpu / new_cpu:.2f}x CPU per student")
-    for workers in args.workers.split(","):
-        check, _, _, _ = timed_run([sys.executable, "grade.py", "check", "solutions", "--seed", "1", "--workers", workers])
-        print(f"check solutions/ --workers {workers}: {check:6.2f} s wall (cold: a fresh interpreter, as a student runs it)")
+    if "new" in figures and "old" in figures:
+        (new_wall, new_cpu), (old_wall, old_cpu) = figures["new"], figures["old"]
+        print(f"old / new: {old_wall / new_wall:.2f}x wall per student, {old_cpu / new_cpu:.2f}x CPU per student")
+    for design in designs:
+        check, _, _, _ = timed_run([sys.executable, "grade.py", "check", "solutions", "--seed", "1", *DESIGNS[design][:2]])
+        print(f"check solutions/ ({design}): {check:6.2f} s wall (cold: a fresh interpreter, as a student runs it)")
     return 0
 
 
