@@ -96,3 +96,70 @@ def test_a_frame_of_millions_of_tiny_values_is_refused_before_parsing():
     with pytest.raises(codec.CodecError, match="more than"):
         codec.load_frame(body)
     assert codec.load_frame(b'{"value": [' + b"1," * 1000 + b"1]}")["value"][-1] == 1
+
+
+# Arrays are read without np.load where np.save wrote a plain header (codec._plain_array); what
+# any payload reads as must still be exactly what np.load makes of it, or an error where it fails.
+from hypothesis import given, settings as hypothesis_settings, strategies as st  # noqa: E402
+from hypothesis.extra import numpy as hnp  # noqa: E402
+
+_DTYPES = st.sampled_from(["<f8", "<f4", ">f8", "<i8", "<i4", "|u1", "|i1", "<u2", "|b1", "<c16", "<c8", "<f2"])
+
+
+def _payload(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    return buffer.getvalue()
+
+
+def _read(raw: bytes):
+    """What the codec makes of these bytes: the array, or the CodecError it raises."""
+    try:
+        return codec.decode({"__ndarray__": base64.b64encode(raw).decode("ascii")})
+    except codec.CodecError as error:
+        return error
+
+
+def _loaded(raw: bytes):
+    try:
+        return np.load(io.BytesIO(raw), allow_pickle=False)
+    except Exception as error:  # noqa: BLE001
+        return error
+
+
+def _same(got, expected) -> bool:
+    if isinstance(expected, Exception) or (isinstance(expected, np.ndarray) and expected.dtype.kind not in "biufc"):
+        return isinstance(got, codec.CodecError)
+    return (isinstance(got, np.ndarray) and got.dtype == expected.dtype and got.shape == expected.shape
+            and np.array_equal(got, expected, equal_nan=True) and got.flags.writeable)
+
+
+@hypothesis_settings(max_examples=300, deadline=None)
+@given(hnp.arrays(_DTYPES, hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5)), st.booleans())
+def test_every_array_reads_back_as_np_load_reads_it(array, fortran):
+    array = np.asfortranarray(array) if fortran else array
+    raw = _payload(array)
+    assert _same(_read(raw), _loaded(raw))
+    assert np.array_equal(_read(raw), array, equal_nan=True)
+
+
+@pytest.mark.parametrize("edit", [
+    lambda raw: raw[:-1],                                      # one byte short
+    lambda raw: raw + b"\x00" * 8,                             # one float too many
+    lambda raw: raw.replace(b"(3, 4)", b"(3, 5)"),             # a shape the data does not fill
+    lambda raw: raw.replace(b"(3, 4)", b"(9999999999, 9999999999)"),  # a shape no memory holds
+    lambda raw: raw.replace(b"(3, 4)", b"(3, -4)"),
+    lambda raw: raw.replace(b"'<f8'", b"'|O8'"),               # objects
+    lambda raw: raw.replace(b"'<f8'", b"'<V8'"),               # raw bytes
+    lambda raw: raw.replace(b"'<f8'", b"'<f0'"),
+    lambda raw: raw.replace(b"False", b"True "),               # Fortran order: np.load's own reading
+    lambda raw: raw.replace(b"False", b"0    "),
+    lambda raw: raw.replace(b"\x01\x00", b"\x02\x00", 1),       # another format version
+    lambda raw: raw[:8] + (int.from_bytes(raw[8:10], "little") + 8).to_bytes(2, "little") + raw[10:],
+    lambda raw: raw[:8] + b"\xff\xff" + raw[10:],              # a header longer than the payload
+    lambda raw: raw.replace(b"}", b", 'extra': 1}"),
+    lambda raw: raw.replace(b"\n", b" "),
+])
+def test_an_edited_payload_reads_as_np_load_reads_it_or_is_refused(edit):
+    raw = edit(_payload(np.arange(12, dtype="<f8").reshape(3, 4)))
+    assert _same(_read(raw), _loaded(raw))
