@@ -60,9 +60,9 @@ def sessions(monkeypatch) -> list[str]:
     graded: list[str] = []
     original = runner.run_pytest
 
-    def counting(submission, chosen):
+    def counting(submission, chosen, *plugins):
         graded.append(submission.name)
-        return original(submission, chosen)
+        return original(submission, chosen, *plugins)
     monkeypatch.setattr(runner, "run_pytest", counting)
     return graded
 
