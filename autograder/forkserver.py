@@ -30,10 +30,12 @@ import resource
 import shutil
 import signal
 import socket
+import stat
 
 PR_SET_DUMPABLE = 4
 IPC_RMID = 0
 MAX_REQUEST = 1024
+MAX_TMP_ENTRIES = 4096  # what a sandbox puts in /tmp itself is a handful of folders; more is a student's
 IPC_TABLES = (("sem", "semctl"), ("msg", "msgctl"), ("shm", "shmctl"))
 MSG_INFO, SEM_INFO, SHM_INFO = 12, 19, 14
 RLIMITS = 16  # RLIM_NLIMITS on Linux
@@ -51,6 +53,10 @@ def serve(control_fd: int, sweep: bool, inherited: tuple) -> tuple | None:
     control = socket.socket(fileno=control_fd)
     child = 0
     clean = _inherited_state(libc)
+    try:
+        layout = _tmp_layout() if sweep else None  # before any child: all the sandbox itself put there
+    except OSError:
+        layout = None  # then no fork is clean: every worker starts in a fresh sandbox
     while True:
         try:
             data, fds, _flags, _address = socket.recv_fds(control, MAX_REQUEST, 3)
@@ -66,7 +72,7 @@ def serve(control_fd: int, sweep: bool, inherited: tuple) -> tuple | None:
         status = _reap(child)
         child = 0
         if request.get("op") == "fork" and len(fds) == 3:
-            if not _clean_again(libc, sweep, clean):
+            if not _clean_again(libc, sweep, clean, layout):
                 reply = {"ok": False, "tainted": True}  # a child changed us: the grader starts afresh
                 for fd in fds:
                     os.close(fd)
@@ -87,14 +93,36 @@ def serve(control_fd: int, sweep: bool, inherited: tuple) -> tuple | None:
             return None
 
 
-def _clean_again(libc, sweep: bool, clean: tuple) -> bool:
+def _clean_again(libc, sweep: bool, clean: tuple, layout: frozenset | None) -> bool:
     """Sweep up after the last child; whether we are now as we were at the start."""
     try:
         if sweep:
-            _sweep(libc)
-        return _inherited_state(libc) == clean and not _ipc_objects(libc) and not (sweep and os.listdir("/tmp"))
+            _sweep(libc, layout)
+        return (_inherited_state(libc) == clean and not _ipc_objects(libc)
+                and (not sweep or (layout is not None and _tmp_layout() == layout)))
     except OSError:  # /tmp made unreadable, say: a fresh sandbox is cheaper than finding out
         return False
+
+
+def _tmp_layout() -> frozenset | None:
+    """Every entry of the sandbox's /tmp, with its type, mode and owner, not looking inside paths
+    mounted there. Empty, unless the sandbox binds a path under the host's /tmp (a kit or a virtual
+    environment there): then the folders on the way to it. None when there are too many to be the
+    sandbox's own, or one cannot be read."""
+    device = os.lstat("/tmp").st_dev
+    found, pending = set(), ["/tmp"]
+    while pending:
+        folder = pending.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                info = entry.stat(follow_symlinks=False)
+                found.add((entry.path, stat.S_IFMT(info.st_mode), stat.S_IMODE(info.st_mode), info.st_uid,
+                           info.st_dev == device))
+                if len(found) > MAX_TMP_ENTRIES:
+                    return None
+                if stat.S_ISDIR(info.st_mode) and info.st_dev == device:
+                    pending.append(entry.path)
+    return frozenset(found)
 
 
 def _send(control: socket.socket, reply: dict) -> bool:
@@ -156,8 +184,9 @@ def _reap(child: int) -> int | None:
     return os.waitstatus_to_exitcode(status)
 
 
-def _sweep(libc) -> None:
-    """In a sandbox of our own: kill every process but init and us, empty /tmp, drop IPC objects."""
+def _sweep(libc, layout: frozenset | None) -> None:
+    """In a sandbox of our own: kill every process but init and us, empty /tmp (but for the folders
+    the sandbox made there itself, see :func:`_tmp_layout`), drop IPC objects."""
     try:
         os.kill(-1, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -169,8 +198,7 @@ def _sweep(libc) -> None:
         except ChildProcessError:
             break
     os.chdir("/tmp")
-    for entry in os.listdir("/tmp"):
-        _remove(os.path.join("/tmp", entry))
+    _empty("/tmp", {entry[0] for entry in layout or ()})
     for table, call in IPC_TABLES:
         try:
             with open(f"/proc/sysvipc/{table}") as handle:
@@ -184,6 +212,16 @@ def _sweep(libc) -> None:
                     getattr(libc, call)(int(fields[1]), 0, IPC_RMID, None)
                 else:
                     getattr(libc, call)(int(fields[1]), IPC_RMID, None)
+
+
+def _empty(folder: str, kept: set) -> None:
+    """Remove what is in ``folder`` but the paths in ``kept``, looking inside the folders kept."""
+    for entry in os.listdir(folder):
+        path = os.path.join(folder, entry)
+        if path not in kept:
+            _remove(path)
+        elif os.path.isdir(path) and not os.path.islink(path) and not os.path.ismount(path):
+            _empty(path, kept)
 
 
 def _remove(path: str) -> None:

@@ -33,6 +33,12 @@ _FILES, _IPC = __FILES__, __IPC__
 _seen = []
 if _FILES and (_os.path.exists("/tmp/planted") or _os.path.exists("/tmp/locked") or _os.path.exists("/tmp/deep")):
     _seen.append("a file in /tmp")
+# Folders the sandbox itself made in /tmp (on the way to a path under the host's /tmp it binds,
+# such as a virtual environment there) stay; what a worker puts in them must not.
+_made = [_root for _root, _dirs, _files in _os.walk("/tmp") if not _os.path.ismount(_root)
+         and not _dirs.__setitem__(slice(None), [d for d in _dirs if not _os.path.ismount(_os.path.join(_root, d))])]
+if _FILES and any(_os.path.exists(_os.path.join(_folder, "planted-nested")) for _folder in _made):
+    _seen.append("a file in a folder the sandbox made in /tmp")
 if _IPC and (_libc.semget(0x5EED, 0, 0) >= 0 or _libc.msgget(0x5EEE, 0) >= 0):
     _seen.append("a System V semaphore or message queue")
 if "planted_module" in _sys.modules or getattr(_np, "planted", False) or getattr(_np.random.default_rng, "planted", False):
@@ -44,6 +50,11 @@ if _resource.getrlimit(_resource.RLIMIT_RTTIME)[0] == 4321 or _os.getpriority(_o
 if _seen:
     raise RuntimeError("planted state reached this worker: " + ", ".join(_seen))
 if _FILES:
+    for _folder in _made:
+        try:
+            open(_os.path.join(_folder, "planted-nested"), "w").close()
+        except OSError:
+            pass
     with open("/tmp/planted", "w") as _handle:
         _handle.write("x")
     _os.makedirs("/tmp/locked/inner")
@@ -223,3 +234,45 @@ def reproducible(student: dict) -> dict:
         exercise["plots"] = [{**plot, "series": [s for s in plot["series"] if s["role"] != "student"]}
                              for plot in exercise["plots"]]
     return student
+
+
+UNDER_TMP = """
+import json, sys
+from autograder import runner, zygote
+from conftest import settings
+from test_zygote import planting_submission, scores
+from pathlib import Path
+counted = {"forked": 0, "fresh": 0}
+original = zygote.Zygote.fork
+def counting(self, arena_fd):
+    worker = original(self, arena_fd)
+    counted["forked" if worker is not None else "fresh"] += 1
+    return worker
+zygote.Zygote.fork = counting
+folder = planting_submission(Path(sys.argv[1]), "bubblewrap")
+planted = scores(runner.grade_one("planter", folder, settings(isolation="bubblewrap")))
+honest = scores(runner.grade_one("honest", Path(sys.argv[2]), settings(isolation="bubblewrap", workers="fresh")))
+print(json.dumps({"same": planted == honest, **counted}))
+"""
+
+
+@pytest.mark.skipif("bubblewrap" not in ZYGOTE_MODES, reason="a zygote under bubblewrap is not possible here")
+def test_a_python_under_tmp_still_gets_forked_workers_and_what_is_planted_beside_it_is_swept(tmp_path):
+    """A virtual environment under the host's /tmp is bound into the sandbox's own /tmp, so the
+    sandbox's /tmp holds the folders on the way to it: the zygote keeps those, sweeps what a worker
+    puts in them, and still forks (it refused every fork, and each worker cost two sandboxes)."""
+    import json
+    import site
+    import subprocess
+    import venv
+
+    assert str(tmp_path).startswith("/tmp/")
+    environment = tmp_path / "venv"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False, symlinks=True).create(environment)
+    completed = subprocess.run(
+        [str(environment / "bin" / "python"), "-c", UNDER_TMP, str(tmp_path / "planter"), str(SOLUTIONS)],
+        cwd=ROOT / "tests", capture_output=True, text=True, timeout=600,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests"), *site.getsitepackages()])})
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    found = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert found["same"] and found["fresh"] == 0 and found["forked"] >= len(COURSE)
