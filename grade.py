@@ -13,6 +13,9 @@ except ModuleNotFoundError as missing:  # run with a Python that lacks the kit's
     sys.stderr.write(f"error: this Python ({sys.executable}) lacks {missing.name!r}, which the kit needs; "
                      f"install the kit first: `python -m venv .venv && . .venv/bin/activate && pip install -e .`\n")
     sys.exit(2)
+except KeyboardInterrupt:  # Ctrl-C while the kit loads: nothing has run yet
+    sys.stderr.write("error: interrupted; nothing was graded.\n")
+    sys.exit(130)
 
 if __name__ == "__main__":
     sys.exit(main())

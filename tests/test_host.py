@@ -362,3 +362,17 @@ def test_grade_py_in_a_python_without_the_kits_dependencies_says_how_to_install(
     assert completed.returncode == 2 and completed.stdout == ""
     assert "lacks 'pytest'" in completed.stderr and "pip install -e ." in completed.stderr
     assert completed.stderr.count("\n") == 1
+
+
+def test_ctrl_c_while_the_kit_loads_is_one_sentence_and_exit_130(tmp_path):
+    """A Ctrl-C that lands while grade.py imports the kit (its first half second) ends it like any other."""
+    import sys
+
+    fake = tmp_path / "shadow" / "jinja2"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise KeyboardInterrupt\n")  # as if Ctrl-C came during this import
+    completed = subprocess.run([sys.executable, str(ROOT / "grade.py"), "check", str(ROOT / "solutions")],
+                               capture_output=True, text=True, timeout=120,
+                               env={**os.environ, "PYTHONPATH": str(tmp_path / "shadow")})
+    assert (completed.returncode, completed.stderr, completed.stdout) == (
+        130, "error: interrupted; nothing was graded.\n", "")
