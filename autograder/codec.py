@@ -63,8 +63,11 @@ def _array_to_text(array: np.ndarray) -> str:
 # ast.literal_eval, which cost more than everything else about a small array. Any other payload
 # goes to np.load, so what is accepted and what it reads as are np.load's.
 _NPY_PREFIX = b"\x93NUMPY\x01\x00"
-_PLAIN_HEADER = re.compile(
-    rb"\{'descr': '([<>|][biufc][0-9]{1,2})', 'fortran_order': False, 'shape': \(((?:[0-9]{1,10}, )*(?:[0-9]{1,10},?)?)\), \} *\n")
+_NUMBER = rb"(?:0|[1-9][0-9]{0,9})"  # as Python writes it: no leading zero
+_PLAIN_HEADER = re.compile(  # shapes as a tuple's repr: (), (3,), (3, 4)
+    rb"\{'descr': '([<>|][biufc][0-9]{1,2})', 'fortran_order': False, 'shape': \((|" + _NUMBER + rb",|"
+    + _NUMBER + rb"(?:, " + _NUMBER + rb")+)\), \} *\n")
+_MAX_HEADER = 10000  # np.load's own limit (max_header_size): a longer header is np.load's to refuse
 
 
 def _plain_array(raw: bytes) -> np.ndarray | None:
@@ -72,6 +75,8 @@ def _plain_array(raw: bytes) -> np.ndarray | None:
     if not raw.startswith(_NPY_PREFIX) or len(raw) < 10:
         return None
     length = int.from_bytes(raw[8:10], "little")
+    if length > _MAX_HEADER:
+        return None
     match = _PLAIN_HEADER.fullmatch(raw, 10, 10 + length)
     if match is None:
         return None

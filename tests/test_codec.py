@@ -159,6 +159,11 @@ def test_every_array_reads_back_as_np_load_reads_it(array, fortran):
     lambda raw: raw[:8] + b"\xff\xff" + raw[10:],              # a header longer than the payload
     lambda raw: raw.replace(b"}", b", 'extra': 1}"),
     lambda raw: raw.replace(b"\n", b" "),
+    lambda raw: raw.replace(b"(3, 4)", b"(12)  "),             # not a tuple
+    lambda raw: raw.replace(b"(3, 4)", b"(03, 4)"),            # a leading zero Python does not read
+    lambda raw: raw.replace(b"(3, 4)", b"(3, 4,)"),
+    lambda raw: raw[:8] + (int.from_bytes(raw[8:10], "little") + 10240).to_bytes(2, "little")
+    + raw[10:].replace(b"}", b"}" + b" " * 10240, 1),          # padded past np.load's header limit
 ])
 def test_an_edited_payload_reads_as_np_load_reads_it_or_is_refused(edit):
     raw = edit(_payload(np.arange(12, dtype="<f8").reshape(3, 4)))
