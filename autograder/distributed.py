@@ -74,26 +74,15 @@ def _recreate(path: Path, entry: tuple) -> None:
         os.mkfifo(path)
 
 
-def _materialise(kit: dict[str, dict[str, bytes]], digest: str) -> Path:
-    """The trusted graders and reference on this worker, written once per content, in a folder
-    only this user can enter (another user must not plant graders there)."""
-    home = Path(tempfile.gettempdir()) / f"gradient-kit-{os.getuid()}"
-    home.mkdir(mode=0o700, exist_ok=True)
-    info = home.lstat()
-    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
-        raise RuntimeError(f"{home} is not a private folder of this user; remove it and retry")
-    target = home / digest
-    if not target.is_dir():
-        staging = Path(tempfile.mkdtemp(prefix=f".{digest}-", dir=home))
-        for part, files in kit.items():
-            for relative, data in files.items():
-                (staging / part / relative).parent.mkdir(parents=True, exist_ok=True)
-                (staging / part / relative).write_bytes(data)
-        try:
-            os.rename(staging, target)
-        except OSError:  # another task on this worker was first
-            pass
-    return target
+def _materialise(kit: dict[str, dict[str, bytes]], into: Path) -> Path:
+    """The trusted graders and reference, written for one task into its own private folder: a copy
+    kept between tasks could be changed by one task's student (process isolation has no file
+    system of its own) and then grade the next task's."""
+    for part, files in kit.items():
+        for relative, data in files.items():
+            (into / part / relative).parent.mkdir(parents=True, exist_ok=True)
+            (into / part / relative).write_bytes(data)
+    return into
 
 
 def _worker_settings(settings: Settings, kit: Path) -> Settings:
@@ -102,11 +91,10 @@ def _worker_settings(settings: Settings, kit: Path) -> Settings:
                    bwrap="")  # each worker finds its own bwrap
 
 
-def grade_remote_shard(shard: list[tuple[str, dict[str, tuple]]], kit: dict, digest: str,
-                       settings: Settings) -> list[StudentResult]:
+def grade_remote_shard(shard: list[tuple[str, dict[str, tuple]]], kit: dict, settings: Settings) -> list[StudentResult]:
     """Runs on a worker: a shard of students in one pytest session, as :func:`grade_shard` grades here."""
-    local = _worker_settings(settings, _materialise(kit, digest))
-    with tempfile.TemporaryDirectory(prefix="gradient-kit-shard-") as work:
+    with tempfile.TemporaryDirectory(prefix="gradient-kit-shard-") as work:  # private: made by mkdtemp
+        local = _worker_settings(settings, _materialise(kit, Path(work) / "kit"))
         students = []
         for index, (student_id, files) in enumerate(shard):
             folder = Path(work) / str(index) / "submission"
@@ -178,7 +166,7 @@ def grade_on_dask(students: list[tuple[str, Path]], settings: Settings, schedule
                 gradable.append((sid, _student_files(folder, names)))
 
         def submit(function, *args):
-            return client.submit(function, *args, kit_future, digest, settings, pure=False, retries=1,
+            return client.submit(function, *args, kit_future, settings, pure=False, retries=1,
                                  key=f"grade-{digest}-{os.urandom(6).hex()}")
         workers = len(client.scheduler_info().get("workers", {}))
         futures = {submit(grade_remote_shard, shard): shard for shard in shards(gradable, settings.shard_size, workers)}
