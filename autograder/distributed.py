@@ -13,8 +13,10 @@ Before anyone is graded, every worker proves its sandbox on a known-good submiss
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
+import shutil
 import stat
 import tempfile
 from dataclasses import replace
@@ -74,15 +76,24 @@ def _recreate(path: Path, entry: tuple) -> None:
         os.mkfifo(path)
 
 
-def _materialise(kit: dict[str, dict[str, bytes]], into: Path) -> Path:
-    """The trusted graders and reference, written for one task into its own private folder: a copy
-    kept between tasks could be changed by one task's student (process isolation has no file
-    system of its own) and then grade the next task's."""
+@functools.lru_cache(maxsize=1)
+def _worker_home() -> Path:
+    """This worker process's own private folder, made once: pytest remembers the graders it imported
+    by their path, so every task of the process must find them at the same path."""
+    return Path(tempfile.mkdtemp(prefix="gradient-kit-worker-"))
+
+
+def _materialise(kit: dict[str, dict[str, bytes]], digest: str) -> Path:
+    """The trusted graders and reference, written afresh for every task: a copy kept from an earlier
+    task could have been changed by that task's student (process isolation has no file system of
+    its own) and would then grade this one."""
+    target = _worker_home() / digest
+    shutil.rmtree(target, ignore_errors=True)
     for part, files in kit.items():
         for relative, data in files.items():
-            (into / part / relative).parent.mkdir(parents=True, exist_ok=True)
-            (into / part / relative).write_bytes(data)
-    return into
+            (target / part / relative).parent.mkdir(parents=True, exist_ok=True)
+            (target / part / relative).write_bytes(data)
+    return target
 
 
 def _worker_settings(settings: Settings, kit: Path) -> Settings:
@@ -91,10 +102,11 @@ def _worker_settings(settings: Settings, kit: Path) -> Settings:
                    bwrap="")  # each worker finds its own bwrap
 
 
-def grade_remote_shard(shard: list[tuple[str, dict[str, tuple]]], kit: dict, settings: Settings) -> list[StudentResult]:
+def grade_remote_shard(shard: list[tuple[str, dict[str, tuple]]], kit: dict, digest: str,
+                       settings: Settings) -> list[StudentResult]:
     """Runs on a worker: a shard of students in one pytest session, as :func:`grade_shard` grades here."""
-    with tempfile.TemporaryDirectory(prefix="gradient-kit-shard-") as work:  # private: made by mkdtemp
-        local = _worker_settings(settings, _materialise(kit, Path(work) / "kit"))
+    local = _worker_settings(settings, _materialise(kit, digest))
+    with tempfile.TemporaryDirectory(prefix="gradient-kit-shard-") as work:
         students = []
         for index, (student_id, files) in enumerate(shard):
             folder = Path(work) / str(index) / "submission"
@@ -166,7 +178,7 @@ def grade_on_dask(students: list[tuple[str, Path]], settings: Settings, schedule
                 gradable.append((sid, _student_files(folder, names)))
 
         def submit(function, *args):
-            return client.submit(function, *args, kit_future, settings, pure=False, retries=1,
+            return client.submit(function, *args, kit_future, digest, settings, pure=False, retries=1,
                                  key=f"grade-{digest}-{os.urandom(6).hex()}")
         workers = len(client.scheduler_info().get("workers", {}))
         futures = {submit(grade_remote_shard, shard): shard for shard in shards(gradable, settings.shard_size, workers)}
