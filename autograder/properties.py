@@ -16,6 +16,7 @@ verdict is the same; only a public check that fails runs Hypothesis itself, to s
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import tempfile
@@ -27,6 +28,7 @@ from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis import HealthCheck, Phase, Verbosity, example, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
+from hypothesis.internal.conjecture import providers as _providers
 
 from . import casecache
 from .problems import CheckFailed, StudentProblem, StudentRaised, StudentTimeout
@@ -98,7 +100,8 @@ class Cases:
                         suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False,
                         verbosity=Verbosity.quiet)(seed(self.seed)(test))
         try:
-            test()
+            with _seed_only():
+                test()
         except (CheckFailed, StudentProblem) as exc:
             case = next((c for e, c in reversed(failures) if e is exc), None)
             raise self._shown(exc, case, describe) from None
@@ -155,6 +158,35 @@ def _draw(keyed: _Keyed, seed_value: int, count: int) -> tuple:
     return cases
 
 
+@contextlib.contextmanager
+def _seed_only():
+    """Draw from the seed alone.
+
+    Hypothesis also mixes in number literals it harvests from every "local" module in sys.modules
+    (any outside site-packages and the standard library and not under a folder named test or
+    tests: the kit's own modules, a sitecustomize). So the same seed drew other cases in another
+    clone path, another Python, or as root in process mode, which imports one more kit module, and
+    a result could not be rerun from its recorded seed. There is no public switch for it: its
+    harvest is replaced by an empty one while the kit draws (tests/test_properties.py checks that
+    an extra local module changes no case, so a Hypothesis that moves it fails there).
+    """
+    harvest = getattr(_providers, "_get_local_constants", None)
+    if harvest is None:
+        yield
+        return
+    _providers._get_local_constants = _no_constants
+    _providers.CONSTANTS_CACHE.cache.clear()  # what was allowed from the harvest so far
+    try:
+        yield
+    finally:
+        _providers._get_local_constants = harvest
+        _providers.CONSTANTS_CACHE.cache.clear()
+
+
+def _no_constants():
+    return _providers.Constants()
+
+
 def _generate(strategy: st.SearchStrategy, seed_value: int, count: int) -> tuple:
     cases: list[Any] = []
 
@@ -165,5 +197,6 @@ def _generate(strategy: st.SearchStrategy, seed_value: int, count: int) -> tuple
     test = settings(max_examples=count, deadline=None, database=None, derandomize=False,
                     phases=(Phase.generate,), suppress_health_check=list(HealthCheck),
                     print_blob=False, verbosity=Verbosity.quiet)(seed(seed_value)(test))
-    test()
+    with _seed_only():
+        test()
     return tuple(copy.deepcopy(case) for case in cases)

@@ -53,3 +53,35 @@ def test_explicit_cases_run_on_every_seed():
     seen = []
     Cases(seed=3, hidden=False).check(st.integers(0, 5), seen.append, examples=5, explicit=[123456])
     assert 123456 in seen
+
+
+DRAW = """
+import sys
+sys.path[:0] = sys.argv[2:]
+if sys.argv[1] == "with":
+    import planted_constants  # a "local" module: outside site-packages and any folder named test(s)
+from hypothesis import strategies as st
+from autograder.properties import _generate
+cases = _generate(st.tuples(st.floats(-1e6, 1e6), st.integers(-10**6, 10**6)), 7, 300)
+print(repr(cases))
+"""
+
+
+def test_the_cases_of_a_seed_do_not_depend_on_which_modules_are_loaded(tmp_path):
+    """Hypothesis mixes literals from "local" modules into its draws; the kit's draws must not
+    change with the modules a process happens to have loaded (its path, its user, its Python)."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    (folder / "planted_constants.py").write_text(
+        "".join(f"C{i} = {value!r}\n" for i, value in enumerate([123456.75, -98765.25, 424242, -31337, 0.5e-3])))
+    drawn = [subprocess.run([sys.executable, "-c", DRAW, which, str(ROOT), str(folder)], capture_output=True, text=True,
+                            timeout=300, cwd=folder, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+             for which in ("without", "with")]
+    assert all(run.returncode == 0 for run in drawn), drawn[0].stderr[-1000:] + drawn[1].stderr[-1000:]
+    assert drawn[0].stdout == drawn[1].stdout
