@@ -376,3 +376,21 @@ def test_ctrl_c_while_the_kit_loads_is_one_sentence_and_exit_130(tmp_path):
                                env={**os.environ, "PYTHONPATH": str(tmp_path / "shadow")})
     assert (completed.returncode, completed.stderr, completed.stdout) == (
         130, "error: interrupted; nothing was graded.\n", "")
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_stream_that_cannot_carry_the_symbols_still_gets_the_whole_report(encoding, tmp_path):
+    """A Latin-1 or ASCII locale (or a Windows console) cannot encode ✓ ✗ ─: the report spells them in
+    ASCII and shows any other character it cannot carry as "?", instead of a traceback and no report."""
+    import sys
+
+    folder = tmp_path / "kït☃"
+    folder.mkdir()
+    shutil.copy(ROOT / "solutions" / "scalar_chain.py", folder)
+    completed = subprocess.run([sys.executable, str(ROOT / "grade.py"), "check", str(folder), "-e", "scalar_chain",
+                                "--seed", "1"], capture_output=True, timeout=300,
+                               env={**os.environ, "PYTHONIOENCODING": encoding})
+    out = completed.stdout.decode(encoding)
+    assert completed.returncode == 0, completed.stderr.decode(encoding, "replace")
+    assert "+ passed   x failed" in out and "Total 13/13" in out
+    assert ("Gradient kit: k?t?" if encoding == "ascii" else "Gradient kit: kït?") in out
