@@ -4,8 +4,9 @@ Each task carries a shard of students' exercise files (bytes, read here; ``--sha
 fewer where the cluster would otherwise sit idle) and the trusted graders and reference (sent once
 to every worker); a worker writes them to its own temporary folders and grades them in one pytest
 session exactly as :func:`autograder.runner.grade_shard` does here, student code in the same
-sandbox. A shard whose task fails twice (a worker lost) is sent again one student per task, so a
-student who brings a worker down costs only their own row. Results come back as plain data and every report is written on the instructor's side.
+sandbox. A shard whose task fails twice (a worker lost) is sent again one student per task, and a
+student whose own task fails gets a last one with the cluster to itself, so a student who brings
+workers down costs only their own row. Results come back as plain data and every report is written on the instructor's side.
 Workers need the kit installed (``pip install '.[dask]'``) and one thread each
 (``dask worker --nthreads 1``): pytest runs in the worker process and is not thread-safe.
 Before anyone is graded, every worker proves its sandbox on a known-good submission.
@@ -182,22 +183,29 @@ def grade_on_dask(students: list[tuple[str, Path]], settings: Settings, schedule
                                  key=f"grade-{digest}-{os.urandom(6).hex()}")
         workers = len(client.scheduler_info().get("workers", {}))
         futures = {submit(grade_remote_shard, shard): shard for shard in shards(gradable, settings.shard_size, workers)}
-        pending = as_completed(list(futures))
-        for future in pending:
-            shard = futures.pop(future)
-            try:
-                done = future.result()
-            except Exception:  # noqa: BLE001  (a worker lost twice: each student of the shard alone)
-                if len(shard) > 1:
-                    for sid, files in shard:
-                        alone = submit(grade_remote_shard, [(sid, files)])
-                        futures[alone] = [(sid, files)]
-                        pending.add(alone)
-                    continue
-                done = [failed_student(shard[0][0], course, "Grading this submission failed on the cluster twice.")]
+        def deliver(done: list[StudentResult]) -> None:
             for result in done:
                 results[result.id] = result
                 on_done(result)
+        pending, last_chance = as_completed(list(futures)), []
+        for future in pending:
+            shard = futures.pop(future)
+            try:
+                deliver(future.result())
+            except Exception:  # noqa: BLE001  (a worker lost twice: each student of the shard alone)
+                if len(shard) == 1:
+                    last_chance.append(shard[0])
+                for sid, files in shard if len(shard) > 1 else ():
+                    alone = submit(grade_remote_shard, [(sid, files)])
+                    futures[alone] = [(sid, files)]
+                    pending.add(alone)
+        # A student whose task failed alone may only have shared a worker with one who brought it
+        # down: each gets one more task, with the cluster to itself.
+        for sid, files in last_chance:
+            try:
+                deliver(submit(grade_remote_shard, [(sid, files)]).result())
+            except Exception:  # noqa: BLE001
+                deliver([failed_student(sid, course, "Grading this submission failed on the cluster every time it was tried.")])
         return [results[sid] for sid, _folder in students]
     finally:
         if own:
