@@ -156,8 +156,6 @@ def check_cluster(client, settings: Settings) -> None:
 def grade_on_dask(students: list[tuple[str, Path]], settings: Settings, scheduler: str,
                   on_done: Callable[[StudentResult], None] = lambda result: None, client=None) -> list[StudentResult]:
     """Grade every student on the cluster; results come back in the order given."""
-    from distributed import as_completed
-
     own = client is None
     client = client or _connect(scheduler)
     try:
@@ -178,35 +176,48 @@ def grade_on_dask(students: list[tuple[str, Path]], settings: Settings, schedule
             else:
                 gradable.append((sid, _student_files(folder, names)))
 
-        def submit(function, *args):
-            return client.submit(function, *args, kit_future, digest, settings, pure=False, retries=1,
+        def submit(shard: list) -> object:
+            return client.submit(grade_remote_shard, shard, kit_future, digest, settings, pure=False, retries=1,
                                  key=f"grade-{digest}-{os.urandom(6).hex()}")
-        workers = len(client.scheduler_info().get("workers", {}))
-        futures = {submit(grade_remote_shard, shard): shard for shard in shards(gradable, settings.shard_size, workers)}
+
         def deliver(done: list[StudentResult]) -> None:
             for result in done:
                 results[result.id] = result
                 on_done(result)
-        pending, last_chance = as_completed(list(futures)), []
-        for future in pending:
-            shard = futures.pop(future)
-            try:
-                deliver(future.result())
-            except Exception:  # noqa: BLE001  (a worker lost twice: each student of the shard alone)
-                if len(shard) == 1:
-                    last_chance.append(shard[0])
-                for sid, files in shard if len(shard) > 1 else ():
-                    alone = submit(grade_remote_shard, [(sid, files)])
-                    futures[alone] = [(sid, files)]
-                    pending.add(alone)
-        # A student whose task failed alone may only have shared a worker with one who brought it
-        # down: each gets one more task, with the cluster to itself.
-        for sid, files in last_chance:
-            try:
-                deliver(submit(grade_remote_shard, [(sid, files)]).result())
-            except Exception:  # noqa: BLE001
-                deliver([failed_student(sid, course, "Grading this submission failed on the cluster every time it was tried.")])
+        workers = len(client.scheduler_info().get("workers", {}))
+        _gather(submit, shards(gradable, settings.shard_size, workers), deliver, course)
         return [results[sid] for sid, _folder in students]
     finally:
         if own:
             client.close()
+
+
+def _gather(submit: Callable[[list], object], first: list[list], deliver: Callable[[list[StudentResult]], None],
+            course) -> None:
+    """Every shard's results, delivered as they come; a shard whose task failed is sent again one student
+    per task, and a student whose own task failed gets a last one with the cluster to itself, since
+    it may only have shared a worker with the one who brought it down."""
+    from distributed import as_completed
+
+    futures = {submit(shard): shard for shard in first}
+    pending, last_chance = as_completed(list(futures)), []
+    for future in pending:
+        shard = futures.pop(future)
+        try:
+            done = future.result()
+        except Exception:  # noqa: BLE001  (a worker lost twice)
+            if len(shard) == 1:
+                last_chance.append(shard[0])
+            for student in shard if len(shard) > 1 else ():
+                alone = submit([student])
+                futures[alone] = [student]
+                pending.add(alone)
+            continue
+        deliver(done)
+    for student in last_chance:
+        try:
+            done = submit([student]).result()
+        except Exception:  # noqa: BLE001
+            done = [failed_student(student[0], course, "Grading this submission failed on the cluster every time "
+                                                       "it was tried.")]
+        deliver(done)
