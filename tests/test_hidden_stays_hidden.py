@@ -120,14 +120,15 @@ def needles(values: list) -> set[str]:
 
 
 def forms(values: list) -> set[str]:
-    """Every way a public number reads, simple or not: a hidden number that reads the same at six
-    digits (a hidden 1.0006283 and a plotted 1.000625 both read 1.00063) cannot be told from it."""
+    """Every way a public number reads, simple or not, with or without its sign: a hidden number
+    that reads the same at six digits (a hidden 1.0006283 and a plotted 1.000625 both read 1.00063),
+    or only differs in sign (a hidden 1.41421 stands in a public -1.41421), cannot be told from it."""
     shown = set()
     for value in values:
         if isinstance(value, (int, np.integer)):
-            shown.add(str(int(value)))
+            shown |= {str(int(value)), str(abs(int(value)))}
         elif np.isfinite(float(value)):
-            shown |= {repr(float(value)), f"{float(value):.6g}"}
+            shown |= {text for v in (float(value), abs(float(value))) for text in (repr(v), f"{v:.6g}")}
     return shown
 
 
@@ -158,6 +159,9 @@ def leaked_search(tmp_path_factory):
         client.StudentModule.call = real_call
     for line in log.read_text().splitlines():
         recorded.extend(numbers(json.loads(line), []))
+    # Plots draw public inputs only, and may show numbers the grader derived from what was returned.
+    public.extend(v for r in results for e in r.exercises for p in e.plots for series in p.series
+                  for v in series.y if v is not None)
     batch = BatchResult(20261129, "process", tuple(results), "0.1.0", "2026-11-29T00:00:00+00:00")
     out = work / "out"
     write_batch(batch, out, ROOT / "templates")
@@ -199,3 +203,4 @@ def test_the_search_finds_a_planted_leak(leaked_search):
 def test_no_output_shows_a_hidden_input_a_hidden_result_or_the_reference_output(leaked_search):
     found, texts, _batch = leaked_search
     assert find(found, texts) == []
+
