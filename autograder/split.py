@@ -58,8 +58,7 @@ def _grade_group(reply, parent: int, student_id: str, folder: Path, settings: Se
 def grade_split(student_id: str, folder: Path, settings: Settings, jobs: int) -> StudentResult:
     """The student's result, as :func:`grade_one` gives it, its exercises graded ``jobs`` groups at a time."""
     course = load_course(settings.graders_dir)
-    # Forking a process that has loaded numpy is safe on Linux only (macOS's Accelerate is not).
-    dealt = groups(course, settings.exercises, jobs if sandbox.LINUX else 1)
+    dealt = groups(course, settings.exercises, jobs)
     if len(dealt) == 1:
         return grade_one(student_id, folder, settings)
     # Forked, not spawned: the imports and drawn cases are this process's already, and the shared
