@@ -11,6 +11,7 @@ of it as it would in one session.
 
 from __future__ import annotations
 
+import concurrent.futures
 import multiprocessing
 import os
 import signal
@@ -44,15 +45,10 @@ def groups(course: tuple[Exercise, ...], chosen: tuple[str, ...], count: int) ->
     return [tuple(names[start::count]) for start in range(count)]
 
 
-def _grade_group(reply, parent: int, student_id: str, folder: Path, settings: Settings, plugins: tuple) -> None:
-    """In a forked group process: dies with ``check``, leaves Ctrl-C to it (the terminal sends it to
-    the whole group), and sends back its group's result."""
+def _start_group_process(parent: int) -> None:
+    """Dies with ``check``, and leaves Ctrl-C to it (the terminal sends it to the whole group)."""
     sandbox.die_with_parent(parent)
     signal.signal(signal.SIGINT, lambda _signum, _frame: os._exit(130))
-    try:
-        reply.send(grade_one(student_id, folder, settings, plugins))
-    finally:
-        reply.close()
 
 
 def grade_split(student_id: str, folder: Path, settings: Settings, jobs: int) -> StudentResult:
@@ -61,32 +57,19 @@ def grade_split(student_id: str, folder: Path, settings: Settings, jobs: int) ->
     dealt = groups(course, settings.exercises, jobs)
     if len(dealt) == 1:
         return grade_one(student_id, folder, settings)
-    # Forked, not spawned: the imports and drawn cases are this process's already, and the shared
-    # budget reaches the children by inheritance (it cannot be pickled).
-    context = multiprocessing.get_context("fork")
+    context = multiprocessing.get_context("fork")  # the imports and drawn cases are this process's already
     limits = sandbox.Limits.for_call_timeout(settings.call_timeout, settings.memory_mb << 20)
     shared = (_Shared(SharedBudget(limits.submission_seconds, "your whole submission", context)),)
-    others = []
-    try:
-        for group in dealt[1:]:
-            receive, reply = context.Pipe(duplex=False)
-            process = context.Process(target=_grade_group, daemon=True, args=(
-                reply, os.getpid(), student_id, folder, replace(settings, exercises=group), shared))
-            process.start()
-            reply.close()
-            others.append((group, receive, process))
+    with concurrent.futures.ProcessPoolExecutor(len(dealt) - 1, mp_context=context, initializer=_start_group_process,
+                                                initargs=(os.getpid(),)) as pool:
+        others = [pool.submit(grade_one, student_id, folder, replace(settings, exercises=group), shared)
+                  for group in dealt[1:]]
         parts = [grade_one(student_id, folder, replace(settings, exercises=dealt[0]), shared)]
-        for group, receive, process in others:
+        for future in others:
             try:
-                parts.append(receive.recv())
-            except (EOFError, OSError):  # the group's process was lost: its exercises here, as before
-                parts.append(grade_one(student_id, folder, replace(settings, exercises=group), shared))
-    finally:
-        for _group, receive, process in others:
-            receive.close()
-            if process.is_alive() and process.exitcode is None:
-                process.kill()
-            process.join()
+                parts.append(future.result())
+            except Exception:  # noqa: BLE001  (a group process lost: its exercises in this one, as before)
+                parts.append(grade_one(student_id, folder, replace(settings, exercises=dealt[len(parts)]), shared))
     return _merged(student_id, parts, course)
 
 

@@ -92,17 +92,3 @@ def test_every_group_is_graded_against_the_shared_budget(monkeypatch):
     result = split.grade_split("late", SOLUTIONS, settings(exercises=(NAMES[0], NAMES[1])), jobs=2)
     assert {e.name: {t.status for t in e.tests} for e in result.exercises} == {NAMES[0]: {"timeout"},
                                                                               NAMES[1]: {"timeout"}}
-
-
-def test_the_groups_are_graded_in_processes_of_their_own(monkeypatch, tmp_path):
-    log, original = tmp_path / "pids", split.grade_one
-
-    def logged(student_id, folder, chosen, plugins=()):
-        with open(log, "a") as handle:
-            handle.write(f"{os.getpid()} {','.join(chosen.exercises)}\n")
-        return original(student_id, folder, chosen, plugins)
-    monkeypatch.setattr(split, "grade_one", logged)
-    split.grade_split("eli", SOLUTIONS, settings(seed=3, exercises=tuple(NAMES[:4])), jobs=2)
-    seen = dict(line.split() for line in log.read_text().splitlines())
-    assert len(seen) == 2 and str(os.getpid()) in seen  # this process grades one group, a fork the other
-    assert sorted(seen.values()) == sorted([",".join(NAMES[0:4:2]), ",".join(NAMES[1:4:2])])
