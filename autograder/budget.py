@@ -23,24 +23,3 @@ class Budget:
 
     def charge(self, seconds: float) -> None:
         self.spent += max(seconds, 0.0)
-
-
-class SharedBudget:
-    """A :class:`Budget` that several forked processes charge together: the submission's, while its
-    exercises are graded on several cores at once (split.py), so it runs out as it would in one."""
-
-    def __init__(self, seconds: float, scope: str, context) -> None:
-        self.seconds = seconds
-        self.scope = scope
-        self._spent = context.Value("d", 0.0)  # in shared memory, with its own lock; made before the fork
-
-    @property
-    def spent(self) -> float:
-        return self._spent.value
-
-    def remaining(self) -> float:
-        return max(self.seconds - self._spent.value, 0.0)
-
-    def charge(self, seconds: float) -> None:
-        with self._spent.get_lock():
-            self._spent.value += max(seconds, 0.0)

@@ -41,7 +41,6 @@ from .render.inert import one_line
 from .render.terminal import render_class_summary, render_terminal
 from .render.tables import render_json
 from .runner import Settings, grade_batch, grade_one
-from .split import grade_split
 from .streams import fit_standard_streams
 from .student_view import student_view
 from .summary import append_text, passes
@@ -251,7 +250,7 @@ def run_check(args: argparse.Namespace) -> int:
             check_writable_file(target)
     preflight.prove_readable([folder])
     settings = replace(_settings(args, batch=False), exercises=only)
-    student = grade_split(folder.resolve().name or "you", folder, settings, _cores())
+    student = grade_one(folder.resolve().name or "you", folder, settings)
     names = tuple(e.name for e in load_course(settings.graders_dir))
     student = annotate(student, Submission(student.id, folder, near_misses=find_near_misses(folder, names)))
     if args.student_view:

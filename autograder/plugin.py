@@ -92,15 +92,10 @@ def _limits(config: pytest.Config) -> sandbox.Limits:
     return sandbox.Limits.for_call_timeout(config.getoption("--call-timeout"), config.getoption("--memory-mb") << 20)
 
 
-# A budget the session's runner shares with other sessions grading the same submission (split.py).
-SHARED_SUBMISSION_BUDGET = pytest.StashKey[object]()
-
-
 @pytest.fixture(scope="session")
 def submission_budget(request: pytest.FixtureRequest) -> Budget:
     """The running time all of one submission's exercises share (torn down after each submission's last check)."""
-    shared = request.config.stash.get(SHARED_SUBMISSION_BUDGET, None)
-    return shared if shared is not None else Budget(_limits(request.config).submission_seconds, "your whole submission")
+    return Budget(_limits(request.config).submission_seconds, "your whole submission")
 
 
 @pytest.fixture(scope="session")

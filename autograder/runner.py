@@ -100,10 +100,10 @@ def _run_quietly(args: list[str], plugins: list) -> None:
     interrupt.reraise()
 
 
-def run_pytest(submission: Path, settings: Settings, plugins: tuple = ()) -> dict:
+def run_pytest(submission: Path, settings: Settings) -> dict:
     """Run every grader against one submission folder in a session of its own; pytest-json-report's raw report."""
     report_plugin = JSONReport()
-    _run_quietly(_pytest_args(_targets(settings, [submission]), submission, settings), [report_plugin, *plugins])
+    _run_quietly(_pytest_args(_targets(settings, [submission]), submission, settings), [report_plugin])
     return report_plugin.report or {}
 
 
@@ -129,13 +129,13 @@ class InterruptWatch:
             raise KeyboardInterrupt
 
 
-def grade_one(student_id: str, folder: Path, settings: Settings, plugins: tuple = ()) -> StudentResult:
+def grade_one(student_id: str, folder: Path, settings: Settings) -> StudentResult:
     """Grade one student's folder in a session of its own; never raises: a failure of the grader itself is a row too."""
     refused = _refused(student_id, folder, settings)
     if refused is not None:
         return refused
     try:
-        return _parsed(student_id, folder, run_pytest(folder, settings, plugins), settings)
+        return _parsed(student_id, folder, run_pytest(folder, settings), settings)
     except Exception as exc:  # a grader bug must cost one row, not the batch
         return _grader_failed(student_id, settings, exc)
 

@@ -60,9 +60,9 @@ def sessions(monkeypatch) -> list[str]:
     graded: list[str] = []
     original = runner.run_pytest
 
-    def counting(submission, chosen, *plugins):
+    def counting(submission, chosen):
         graded.append(submission.name)
-        return original(submission, chosen, *plugins)
+        return original(submission, chosen)
     monkeypatch.setattr(runner, "run_pytest", counting)
     return graded
 
