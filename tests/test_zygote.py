@@ -250,8 +250,10 @@ def counting(self, arena_fd):
     return worker
 zygote.Zygote.fork = counting
 folder = planting_submission(Path(sys.argv[1]), "bubblewrap")
-planted = scores(runner.grade_one("planter", folder, settings(isolation="bubblewrap")))
-honest = scores(runner.grade_one("honest", Path(sys.argv[2]), settings(isolation="bubblewrap", workers="fresh")))
+chosen = settings(isolation="bubblewrap", bwrap=sys.argv[3])  # the bwrap the suite found (a wheel's is not here)
+planted = scores(runner.grade_one("planter", folder, chosen))
+honest = scores(runner.grade_one("honest", Path(sys.argv[2]), settings(isolation="bubblewrap", bwrap=sys.argv[3],
+                                                                       workers="fresh")))
 print(json.dumps({"same": planted == honest, **counted}))
 """
 
@@ -270,7 +272,8 @@ def test_a_python_under_tmp_still_gets_forked_workers_and_what_is_planted_beside
     environment = tmp_path / "venv"
     venv.EnvBuilder(system_site_packages=True, with_pip=False, symlinks=True).create(environment)
     completed = subprocess.run(
-        [str(environment / "bin" / "python"), "-c", UNDER_TMP, str(tmp_path / "planter"), str(SOLUTIONS)],
+        [str(environment / "bin" / "python"), "-c", UNDER_TMP, str(tmp_path / "planter"), str(SOLUTIONS),
+         sandbox.find_bwrap().found.path],
         cwd=ROOT / "tests", capture_output=True, text=True, timeout=600,
         env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests"), *site.getsitepackages()])})
     assert completed.returncode == 0, completed.stderr[-2000:]
