@@ -171,11 +171,16 @@ class StudentModule:
             raise
         what = f"the import of {self.path.name}"
         for attempt in (1, 2):
+            self._restart()  # what the first attempt left, arena included
             # A fresh arena per worker: nothing a worker leaves in it reaches the next one.
             self._arena = arena.SharedArena(self.limits.shared_bytes)
-            forked = self.zygote.fork(self._arena.fd) if self.zygote is not None else None
-            self._process = forked or sandbox.spawn(self.isolation, self.limits, self.bwrap_path,
-                                                    pass_fds=(self._arena.fd,))
+            try:
+                forked = self.zygote.fork(self._arena.fd) if self.zygote is not None else None
+                self._process = forked or sandbox.spawn(self.isolation, self.limits, self.bwrap_path,
+                                                        pass_fds=(self._arena.fd,))
+            except BaseException:
+                self._restart()  # no worker: the arena goes now, not when the module is closed
+                raise
             os.set_blocking(self._process.stdin.fileno(), False)
             # A forked worker got the arena at a number of the zygote's choosing: -1 says "yours".
             request = {"op": "load", "source": self._source, "filename": self.path.name, "module": self.exercise,

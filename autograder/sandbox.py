@@ -8,6 +8,7 @@ group; as root it unshares the network and drops to an unprivileged uid after it
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
@@ -17,6 +18,7 @@ import sys
 import sysconfig
 import tempfile
 from dataclasses import dataclass
+from typing import Callable
 from pathlib import Path
 
 from . import bwrap, seccomp
@@ -270,6 +272,11 @@ def die_with_parent(parent: int) -> None:
 def _limit_resources(limits: Limits, max_processes: int | None, group: WorkerCgroup | None, parent: int) -> None:
     # Runs in the child between fork and exec: only async-signal-safe-ish calls (libc is loaded).
     die_with_parent(parent)
+    # Into the cgroup before the open-file limit: this open must not depend on how many files the
+    # grader holds (they are closed only after this function, and a grader with more open than
+    # the worker may have would otherwise start no worker at all).
+    if group is not None:
+        group.enter()
     for kind, value in ((resource.RLIMIT_CPU, limits.cpu_seconds), (resource.RLIMIT_AS, limits.memory_bytes),
                         (resource.RLIMIT_FSIZE, limits.file_bytes), (resource.RLIMIT_CORE, 0),
                         (resource.RLIMIT_NOFILE, limits.open_files)):
@@ -283,8 +290,6 @@ def _limit_resources(limits: Limits, max_processes: int | None, group: WorkerCgr
     # dropping to its own uid; under bubblewrap as root only the cgroup's pids.max bounds forks.
     if max_processes is not None:
         resource.setrlimit(resource.RLIMIT_NPROC, (max_processes, max_processes))
-    if group is not None:
-        group.enter()
 
 
 # Process-level bookkeeping for process mode: the workers this process started and has not
@@ -354,6 +359,20 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[
     Its stderr goes to an unlinked file: before the worker's own imports are done it holds the
     host's reasons (no numpy, bwrap refused), which :func:`stderr_tail` shows the operator.
     """
+    undo: list[Callable[[], object]] = []  # what was made for a worker that did not start
+    try:
+        return _spawn(isolation, limits, bwrap_path, pass_fds, zygote_fd, undo)
+    except BaseException:
+        # A host that refuses every start (too many open files, a full disk) must not also
+        # collect pipes, cgroups and jails for each refusal until the grader itself runs out.
+        for step in reversed(undo):
+            with contextlib.suppress(Exception):
+                step()
+        raise
+
+
+def _spawn(isolation: str, limits: Limits, bwrap_path: str, pass_fds: tuple[int, ...], zygote_fd: int | None,
+           undo: list[Callable[[], object]]) -> subprocess.Popen:
     jail = uid = uid_lock = None
     status_read = status_write = None
     forks_refused = False
@@ -365,6 +384,7 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[
                 raise OSError(f"bubblewrap cannot start here: {find_bwrap().reason}")
             bwrap_path = found.path
         status_read, status_write = os.pipe()
+        undo += [functools.partial(os.close, status_read), functools.partial(os.close, status_write)]
         program = _seccomp_program(bwrap_path)
         forks_refused = program is not None
         zygote_env = {}
@@ -374,6 +394,8 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[
             zygote_env = {"GRADER_ZYGOTE": str(zygote_fd), "GRADER_ZYGOTE_SWEEP": "1", "GRADER_SECCOMP": program.hex()}
             program = None
         filter_fd = _readable(program) if program is not None else None
+        if filter_fd is not None:
+            undo.append(functools.partial(os.close, filter_fd))
         command = _bwrap_command(bwrap_path, _python(), limits, status_write, filter_fd, zygote_env)
         passed = (status_write,) if filter_fd is None else (status_write, filter_fd)
         # bwrap's own environment is readable inside (/proc/1/environ): never the grader's.
@@ -388,9 +410,11 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[
             forks_refused = True
         if _is_root():
             jail = tempfile.mkdtemp(prefix="grader-jail-")
+            undo.append(functools.partial(shutil.rmtree, jail, ignore_errors=True))
             from .uids import reserve_uid  # POSIX only, as root only
 
             uid, uid_lock = reserve_uid()
+            undo.append(functools.partial(_release_uid, uid, uid_lock))
             env["GRADER_DROP_PRIVILEGES"] = f"{uid}:{limits.processes}:{jail}"
         elif LINUX:
             env["GRADER_LEAVE_NETWORK"] = "1"
@@ -402,9 +426,12 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[
         raise ValueError(f"unknown isolation {isolation!r}")
     # The tree's memory: the worker, a few children of its own, and its private /tmp.
     group = WorkerCgroup.create(2 * limits.memory_bytes + limits.tmp_bytes, limits.processes + 4) if LINUX else None
+    if group is not None:
+        undo.append(group.remove)
     # bwrap's own complaints and the worker's, until its imports are done (then /dev/null): the
     # host's reasons, which start_failure and stderr_tail read (student code runs only after that).
     stderr = tempfile.TemporaryFile()
+    undo.append(stderr.close)
     posix = os.name == "posix"
     if LINUX:
         _libc()  # loaded here, not between fork and exec
@@ -415,6 +442,7 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[
                                      os.getpid()) if resource is not None else None,
         close_fds=True, pass_fds=(*passed, *pass_fds, *(() if zygote_fd is None else (zygote_fd,))),
     )
+    undo.clear()  # started: from here on it is kill()'s to undo
     process.stderr_file = stderr
     for descriptor in passed:
         os.close(descriptor)
@@ -427,6 +455,12 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[
     process.uid_lock = uid_lock
     _LIVE_WORKERS.add(process.pid)
     return process
+
+
+def _release_uid(uid: int, lock: int) -> None:
+    from .uids import release_uid  # POSIX only
+
+    release_uid(uid, lock)
 
 
 def start_failure(process: subprocess.Popen) -> str | None:
