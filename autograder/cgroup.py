@@ -16,7 +16,9 @@ neither can be had the kit runs without, and the other limits still hold.
 from __future__ import annotations
 
 import errno
+import functools
 import os
+import re
 import secrets
 import signal
 import time
@@ -81,6 +83,7 @@ class WorkerCgroup:
                 parent = _v2_parent(root)
                 if parent is None:
                     return None
+                sweep_stale(parent, "")
                 folder = parent / name
                 folder.mkdir()
                 folders.append(folder)
@@ -96,6 +99,7 @@ class WorkerCgroup:
                 base = root / controller
                 if controller not in own or not (base / "cgroup.procs").exists():
                     raise OSError("no such hierarchy")
+                sweep_stale(base / own[controller].lstrip("/"), f"{KIT_FOLDER}-")
                 folder = base / own[controller].lstrip("/") / f"{KIT_FOLDER}-{name}"
                 folder.mkdir()
                 folders.append(folder)
@@ -152,3 +156,37 @@ class WorkerCgroup:
                     if exc.errno == errno.ENOTEMPTY:  # not a cgroup file system: nothing to wait for
                         break
                     time.sleep(0.02)  # members still exiting
+
+
+@functools.lru_cache(maxsize=None)  # once per parent and process: a long run does not list it again
+def sweep_stale(parent: Path, prefix: str) -> None:
+    """Remove the groups left by graders that died without removing them (SIGKILL, a lost machine).
+
+    Such a group is empty (its workers died with their grader) and named for a process that no
+    longer exists. Left alone they pile up by the thousand on a busy host, and every new group is
+    made among them. A group with members, or one named for a live process, is never touched;
+    the kernel refuses to remove a group that still has members anyway.
+    """
+    name = re.compile(re.escape(prefix) + r"worker-(\d+)-[0-9a-f]{8}")  # as create() names them there
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return
+    for entry in entries:
+        match = name.fullmatch(entry.name)
+        if match is None or not entry.is_dir(follow_symlinks=False) or _alive(int(match.group(1))):
+            continue
+        try:
+            os.rmdir(entry.path)
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
