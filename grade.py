@@ -1,8 +1,15 @@
 #!/usr/bin/env python3
 """Grade the deep-network gradient exercises. Run `python grade.py --help` for the commands."""
 
+import os
 import sys
 from pathlib import Path
+
+try:
+    os.getcwd()
+except FileNotFoundError:  # removed under the shell (a deleted checkout or build folder)
+    sys.stderr.write("error: the current folder no longer exists; cd into an existing folder and run again.\n")
+    sys.exit(2)
 
 # Works from a fresh clone or a student release without installing the kit first.
 sys.path.insert(0, str(Path(__file__).resolve().parent))

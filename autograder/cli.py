@@ -41,7 +41,7 @@ from .render.inert import one_line
 from .render.terminal import render_class_summary, render_terminal
 from .render.tables import render_json
 from .runner import Settings, grade_batch, grade_one
-from .streams import fit_standard_streams
+from .startup import fit_process
 from .student_view import student_view
 from .summary import append_text, passes
 from .view import report_view
@@ -458,7 +458,7 @@ def _unknown_command(word: str) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    fit_standard_streams()
+    fit_process()
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if argv and argv[0] not in (*COMMANDS, "-h", "--help", "--version"):

@@ -64,8 +64,10 @@ class Outcome:
 
 
 def _reusable(stored: Stored | None, key: str) -> bool:
-    # An exercise whose grader could not load is the host's problem of that day: try it again.
-    return stored is not None and stored.key == key and not (stored.result.status == "error" and not stored.result.tests)
+    # An exercise whose grader could not load, or a check the grader itself failed on (a worker
+    # the host would not start), is the host's problem of that day: try it again.
+    return (stored is not None and stored.key == key and not (stored.result.status == "error" and not stored.result.tests)
+            and not any(t.grader_failed for t in stored.result.tests))
 
 
 def plan(students: list[tuple[str, Path]], course: tuple[Exercise, ...], graders: dict[str, str],

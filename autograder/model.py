@@ -42,6 +42,9 @@ PENDING_LABEL = "hidden: graded after submission"
 _LABELS = {Status.PASSED: ("passed", "✓"), Status.FAILED: ("failed", "✗"), Status.ERROR: ("error", "!"),
            Status.TIMEOUT: ("timed out", "◷"), Status.PENDING: (PENDING_LABEL, "…")}
 STATUSES = tuple(s.value for s in Status)
+# How every check the grader itself failed on begins (never a student's words: those name their
+# function first); such a check is shown but never kept, so the next run grades it again.
+GRADER_FAILED = "The grader itself failed"
 # The first keys of every results.json: what marks a folder as the kit's output, and its layout.
 RESULTS_MARKER = {"kit": "gradient-kit", "format": 1}
 
@@ -89,6 +92,10 @@ class CheckResult:
     visibility: str = "public"
     detail: str = ""
     output: Output | None = None
+
+    @property
+    def grader_failed(self) -> bool:
+        return self.status == Status.ERROR and self.message.startswith(GRADER_FAILED)
 
 
 @dataclass(frozen=True)

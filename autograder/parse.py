@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 
-from .model import (PENDING_LABEL, STATUSES, CheckResult, Diagnosis, Exercise, ExerciseResult, Output, Problem,
+from .model import (GRADER_FAILED, PENDING_LABEL, STATUSES, CheckResult, Diagnosis, Exercise, ExerciseResult, Output, Problem,
                     ResultsFormatError, Status, _build, exercise_result, student_result, StudentResult)
 from .plotdata import Plot, plot_from
 
@@ -20,7 +20,7 @@ def _check(test: dict) -> CheckResult:
     output = meta.get("output")
     message = meta.get("message", "")
     if not meta.get("status") and status is Status.ERROR:
-        message = "The grader itself failed while setting up this check; this is not your fault."
+        message = f"{GRADER_FAILED} while setting up this check; this is not your fault."
     return CheckResult(
         name=str(meta.get("check") or test.get("nodeid", "?").rsplit("::", 1)[-1]),
         description=str(meta.get("description", "")),

@@ -23,7 +23,7 @@ from .budget import Budget
 from .client import StudentModule
 from .diagnose import diagnose
 from .figures import record_all
-from .model import PENDING_LABEL, Status
+from .model import GRADER_FAILED, PENDING_LABEL, Status
 from .probes import RecordingModule
 from .properties import Cases, use_cache_home
 from .problems import CheckFailed, StudentProblem, StudentRaised
@@ -244,7 +244,7 @@ def _verdict(excinfo: pytest.ExceptionInfo | None, hidden: bool = False, pending
         message = [HIDDEN_FAILED] if hidden else str(getattr(exc, "msg", "") or exc).strip().splitlines()
         return {"status": "failed", "message": message[0] if message else "Check failed.", "hint": "", "detail": ""}
     return {"status": "error", "internal": True,
-            "message": f"The grader itself failed ({type(exc).__name__}: {str(exc)[:200]}); this is not your fault.",
+            "message": f"{GRADER_FAILED} ({type(exc).__name__}: {str(exc)[:200]}); this is not your fault.",
             "hint": "Tell your instructor; the check's score is withheld.", "detail": ""}
 
 

@@ -12,8 +12,14 @@ import contextlib
 import io
 import os
 import stat
+import subprocess
 import tempfile
 from pathlib import Path
+
+try:
+    import resource
+except ImportError:  # Windows
+    resource = None
 
 import pytest
 
@@ -63,6 +69,9 @@ def _reason(problem: StudentProblem, stderr: str, limits: Limits, isolation: str
 
 def prove(isolation: str, limits: Limits, bwrap_path: str = "") -> None:
     """Raise :class:`HostProblem` unless a correct submission gets correct answers through the sandbox."""
+    low = hard_limit_below(limits)
+    if low:
+        raise HostProblem(low)
     matrix = np.arange(9.0).reshape(3, 3)
     with tempfile.TemporaryDirectory(prefix="gradient-kit-probe-") as folder:
         path = Path(folder) / "probe.py"
@@ -70,6 +79,9 @@ def prove(isolation: str, limits: Limits, bwrap_path: str = "") -> None:
         module = StudentModule(path, "probe", isolation, limits, bwrap_path)
         try:
             value = module.call("probe", matrix, RngSpec(1)).value
+        except (OSError, subprocess.SubprocessError) as error:
+            raise HostProblem(f"the sandboxed worker ({isolation}) cannot be started here "
+                              f"({type(error).__name__}: {error}).") from None
         except StudentProblem as problem:
             stderr = module.last_stderr
             detail = "".join(f"\n  | {line}" for line in stderr.splitlines()[-6:])
@@ -81,6 +93,22 @@ def prove(isolation: str, limits: Limits, bwrap_path: str = "") -> None:
             and np.array_equal(value[1], expected[1]) and list(value[2]) == expected[2]):
         raise HostProblem(f"the sandboxed worker ({isolation}) gave a wrong answer for a known-good submission "
                           f"({value!r:.200}); the Python environment is broken.")
+
+
+def hard_limit_below(limits: Limits) -> str:
+    """Why this shell's hard limits (``ulimit -H``) leave a worker less than it is given, or ""."""
+    if resource is None or os.geteuid() == 0:  # root may raise a hard limit
+        return ""
+    wanted = (("RLIMIT_CPU", limits.cpu_seconds, "seconds of CPU time", ""),
+              ("RLIMIT_AS", limits.memory_bytes, "bytes of memory", " or pass a smaller --memory-mb"),
+              ("RLIMIT_FSIZE", limits.file_bytes, "bytes of file size", ""),
+              ("RLIMIT_NOFILE", limits.open_files, "open files", ""))
+    for name, value, what, option in wanted:
+        _soft, hard = resource.getrlimit(getattr(resource, name))
+        if hard != resource.RLIM_INFINITY and hard < value:
+            return (f"this shell's hard limit allows {hard} {what} and a worker needs {value}; raise it "
+                    f"(ulimit -H){option}.")
+    return ""
 
 
 class _Collected:

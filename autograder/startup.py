@@ -1,0 +1,55 @@
+"""What the grading process inherits from whoever started it, made fit to grade with.
+
+A daemon, a CI runner's shell or a scheduler can hand the grader settings that are the host's,
+not the students': a low soft limit on open files or processes (every worker started for a
+student needs some, and a worker that cannot start cost a correct student every check), SIGCHLD
+ignored (bubblewrap then never learns that its child exited, and hangs), or a closed stdout.
+Each is undone here, once, before anything is graded; hard limits and everything else are left
+as they are.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+from .streams import fit_standard_streams
+
+try:
+    import resource
+except ImportError:  # Windows
+    resource = None
+
+RAISED_LIMITS = ("RLIMIT_NOFILE", "RLIMIT_NPROC")
+
+
+def fit_process() -> None:
+    _open_missing_streams()
+    fit_standard_streams()
+    raise_soft_limits()
+    if hasattr(signal, "SIGCHLD") and signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # ignored is inherited by bwrap, which then hangs
+
+
+def raise_soft_limits() -> None:
+    """Each soft limit of :data:`RAISED_LIMITS` up to its hard limit, as any user may."""
+    if resource is None:
+        return
+    for name in RAISED_LIMITS:
+        kind = getattr(resource, name, None)
+        if kind is None:
+            continue
+        soft, hard = resource.getrlimit(kind)
+        if soft != hard and (hard == resource.RLIM_INFINITY or soft < hard) and soft != resource.RLIM_INFINITY:
+            try:
+                resource.setrlimit(kind, (hard, hard))
+            except (ValueError, OSError):
+                pass  # macOS refuses an unlimited RLIMIT_NOFILE: keep what we have
+
+
+def _open_missing_streams() -> None:
+    """A closed stdout or stderr (``1>&-``) becomes /dev/null: the files the run writes are what count."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
