@@ -15,6 +15,9 @@ except FileNotFoundError:  # removed under the shell (a deleted checkout or buil
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 try:
+    from autograder.startup import fit_process  # noqa: E402  (the standard library only)
+
+    fit_process()
     from autograder.cli import main  # noqa: E402
 except ModuleNotFoundError as missing:  # run with a Python that lacks the kit's dependencies
     sys.stderr.write(f"error: this Python ({sys.executable}) lacks {missing.name!r}, which the kit needs; "

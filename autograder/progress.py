@@ -60,14 +60,22 @@ class ProgressLine:
         if self.tty:
             if self.count == self.total or self.clock() - self.drawn >= _REDRAW_SECONDS:
                 self.drawn = self.clock()
-                self.stream.write(f"\r\x1b[2K{format_progress(self.count, self.total, elapsed)}")
-                self.stream.flush()
+                self._show(f"\r\x1b[2K{format_progress(self.count, self.total, elapsed)}")
         elif self.count in self.steps:
-            self.stream.write(f"{format_progress(self.count, self.total, elapsed, bar=False)}"
-                              f"{f' · last: {label}' if label else ''}\n")
-            self.stream.flush()
+            self._show(f"{format_progress(self.count, self.total, elapsed, bar=False)}"
+                       f"{f' · last: {label}' if label else ''}\n")
 
     def close(self) -> None:
         if self.tty and self.count:
-            self.stream.write("\n")
+            self._show("\n")
+
+    def _show(self, text: str) -> None:
+        # Progress is a courtesy: a stream nobody reads any more (a closed pipe) must not stop the
+        # grading whose results go to files. It is simply not shown from then on.
+        if self.stream is None:
+            return
+        try:
+            self.stream.write(text)
             self.stream.flush()
+        except (OSError, ValueError):
+            self.stream = None

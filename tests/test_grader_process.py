@@ -61,6 +61,38 @@ def test_a_closed_stdout_still_writes_the_json_results(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def test_stdout_and_stderr_both_closed_still_write_the_json_results(tmp_path):
+    done, results = check(tmp_path, lambda: (os.close(1), os.close(2)))
+    assert done.returncode == 0 and full_marks(results)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root's processes are not counted against RLIMIT_NPROC")
+def test_a_low_soft_limit_on_processes_is_raised_before_numpy_starts_its_threads(tmp_path):
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
+    if hard != resource.RLIM_INFINITY and hard < 4096:
+        pytest.skip(f"this host's hard limit on processes is {hard}")
+    done, results = check(tmp_path, lambda: resource.setrlimit(resource.RLIMIT_NPROC, (2, hard)))
+    assert done.returncode == 0 and full_marks(results), done.stderr[-2000:]
+
+
+def _stderr_nobody_reads() -> None:
+    read, write = os.pipe()
+    os.dup2(write, 2)
+    os.close(read)
+    os.close(write)
+
+
+def test_grade_with_a_stderr_nobody_reads_still_grades_and_writes_the_gradebook(tmp_path):
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, str(GRADE_PY), "grade", str(CORRECT.parent), "--out", str(out), "--seed", "3",
+                           "--jobs", "2", "--isolation", "process", "--allow-unsandboxed"],
+                          preexec_fn=_stderr_nobody_reads, stdout=subprocess.PIPE, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:]
+    students = {s["id"]: s for s in json.loads((out / "results.json").read_text())["students"]}
+    assert students["amara_okafor"]["score"] == students["amara_okafor"]["max_score"] > 0
+    assert (out / "gradebook.csv").is_file()
+
+
 def test_a_deleted_current_folder_is_one_sentence_and_exit_2(tmp_path):
     gone = tmp_path / "gone"
     gone.mkdir()
