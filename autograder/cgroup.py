@@ -187,6 +187,6 @@ def _alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except (PermissionError, OverflowError):
-        return True
+    except (PermissionError, OverflowError):  # another user's, or no pid at all: left alone
+        pass
     return True

@@ -10,12 +10,11 @@ as they are.
 
 from __future__ import annotations
 
-import io
 import os
 import signal
 import sys
 
-from .streams import fit_standard_streams
+from .streams import Diagnostics, fit_standard_streams
 
 try:
     import resource
@@ -30,8 +29,8 @@ def fit_process() -> None:
     it finds then), and :func:`autograder.cli.main` again for callers from Python."""
     _open_missing_streams()
     fit_standard_streams()
-    if not isinstance(sys.stderr, _Diagnostics):
-        sys.stderr = _Diagnostics(sys.stderr)
+    if not isinstance(sys.stderr, Diagnostics):
+        sys.stderr = Diagnostics(sys.stderr)
     raise_soft_limits()
     if hasattr(signal, "SIGCHLD") and signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # ignored is inherited by bwrap, which then hangs
@@ -60,38 +59,3 @@ def _open_missing_streams() -> None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
         if getattr(sys, f"__{name}__") is None:  # pytest's faulthandler needs the original stderr
             setattr(sys, f"__{name}__", getattr(sys, name))
-
-
-class _Diagnostics(io.TextIOBase):
-    """stderr, which carries progress, notes and errors but no result: a write it cannot take (a
-    pipe nobody reads any more, a full disk) is dropped instead of stopping the grading whose
-    results go to files and stdout."""
-
-    def __init__(self, stream) -> None:
-        self.stream = stream
-
-    @property
-    def encoding(self) -> str:
-        return getattr(self.stream, "encoding", "utf-8")
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        try:
-            self.stream.write(text)
-        except (OSError, ValueError):
-            pass
-        return len(text)
-
-    def flush(self) -> None:
-        try:
-            self.stream.flush()
-        except (OSError, ValueError):
-            pass
-
-    def isatty(self) -> bool:
-        return self.stream.isatty()
-
-    def fileno(self) -> int:
-        return self.stream.fileno()

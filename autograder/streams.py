@@ -16,22 +16,18 @@ SYMBOLS = {"✓": "+", "✗": "x", "◷": "~", "─": "-", "━": "=", "·": "-"
 _ASCII = str.maketrans(SYMBOLS)
 
 
-class AsciiStream(io.TextIOBase):
-    """Writes to ``stream`` with the kit's symbols spelled in ASCII and anything else it cannot encode as "?"."""
+class Wrapped(io.TextIOBase):
+    """A text stream that writes through to ``stream`` and is the same terminal or file for the rest."""
 
     def __init__(self, stream) -> None:
         self.stream = stream
 
     @property
     def encoding(self) -> str:
-        return self.stream.encoding
+        return getattr(self.stream, "encoding", "utf-8")
 
     def writable(self) -> bool:
         return True
-
-    def write(self, text: str) -> int:
-        self.stream.write(text.translate(_ASCII).encode(self.encoding, "replace").decode(self.encoding))
-        return len(text)
 
     def flush(self) -> None:
         self.stream.flush()
@@ -43,10 +39,37 @@ class AsciiStream(io.TextIOBase):
         return self.stream.fileno()
 
 
+class AsciiStream(Wrapped):
+    """Writes to ``stream`` with the kit's symbols spelled in ASCII and anything else it cannot encode as "?"."""
+
+    def write(self, text: str) -> int:
+        self.stream.write(text.translate(_ASCII).encode(self.encoding, "replace").decode(self.encoding))
+        return len(text)
+
+
+class Diagnostics(Wrapped):
+    """stderr, which carries progress, notes and errors but no result: a write it cannot take (a
+    pipe nobody reads any more, a full disk) is dropped instead of stopping the grading whose
+    results go to files and stdout."""
+
+    def write(self, text: str) -> int:
+        try:
+            self.stream.write(text)
+        except (OSError, ValueError):
+            pass
+        return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
+
+
 def fitted(stream):
     """``stream`` itself where it can carry the kit's symbols, else an :class:`AsciiStream` around it."""
     encoding = getattr(stream, "encoding", None)
-    if stream is None or encoding is None or isinstance(stream, AsciiStream):
+    if stream is None or encoding is None or isinstance(stream, Wrapped):
         return stream  # an in-memory stream (a test's capture) holds any text
     try:
         "".join(SYMBOLS).encode(encoding)
