@@ -190,3 +190,34 @@ def _alive(pid: int) -> bool:
     except (PermissionError, OverflowError):  # another user's, or no pid at all: left alone
         pass
     return True
+
+
+@dataclass(frozen=True)
+class TaskRoom:
+    """How many more processes and threads this process's pids cgroup (or an ancestor) lets start."""
+
+    left: int
+    limit: int
+    folder: Path
+
+
+def task_room(root: Path = CGROUP_ROOT, proc_cgroup: Path = Path("/proc/self/cgroup")) -> TaskRoom | None:
+    """The tightest pids.max over this process's cgroup and its ancestors (a container's
+    --pids-limit, systemd's TasksMax), which binds root too; None where nothing limits it."""
+    own = _own_paths(proc_cgroup)
+    base = root if _is_v2(root) else root / "pids"
+    path = own.get("" if _is_v2(root) else "pids")
+    if path is None:
+        return None
+    folder, tightest = base / path.lstrip("/"), None
+    while True:
+        try:
+            limit = (folder / "pids.max").read_text().strip()
+            if limit != "max":
+                room = TaskRoom(int(limit) - int((folder / "pids.current").read_text()), int(limit), folder)
+                tightest = room if tightest is None or room.left < tightest.left else tightest
+        except (OSError, ValueError):
+            pass
+        if folder == base or base not in folder.parents:
+            return tightest
+        folder = folder.parent

@@ -23,7 +23,7 @@ from .options import at_least_one, call_seconds, memory_mb, percent, seed
 from .errors import GradeError
 from .gradebooks import read_roster, write_canvas
 from .intake import Submission, annotate, find_near_misses, read_submissions
-from .model import BatchResult, load_course
+from .model import BatchResult, host_failed, load_course
 from .classout import write_run
 from .output import check_writable_file, locked, within_boundary, write_atomic
 from .regrade import diff_runs, load_run
@@ -57,6 +57,7 @@ class Exit(enum.IntEnum):
     FOUND = 1  # check: a check did not pass; validate: a hole, a flake or a false rejection
     BAD_INPUT = 2  # bad usage or input, or a host that cannot grade: one sentence on stderr
     REFUSED = 3  # grade will not run student code without bubblewrap
+    INCOMPLETE = 4  # the host failed some checks: their points are withheld, and the next run grades them
     INTERRUPTED = 130  # Ctrl-C: no output written (grade keeps what it stored in OUT/.store)
 DEFAULT_FOLDER = "exercises"
 
@@ -67,6 +68,8 @@ exit codes:
   2  bad usage or input: a missing folder, an output folder inside the submissions, an output folder
      that is neither empty nor the kit's, stored results that cannot be read or were graded otherwise
   3  refused: grade will not run student code without bubblewrap unless --allow-unsandboxed
+  4  incomplete: the host failed some checks (a sandbox that would not start); their points are
+     withheld, never counted against the student, and the next run grades them again
 """
 
 
@@ -208,6 +211,7 @@ def default_seed(command: str | None) -> int:
 
 def _settings(args: argparse.Namespace, batch: bool, allow_unsandboxed: bool = True) -> Settings:
     """Settings for this run, once the sandbox has been proved on a known-good submission."""
+    preflight.prove_task_room(getattr(args, "jobs", 1) if getattr(args, "executor", "local") == "local" else 1)
     isolation, bwrap_path = _isolation(args.isolation, batch, allow_unsandboxed)
     limits = sandbox.Limits(call_timeout=args.timeout, memory_bytes=args.memory_mb << 20)
     preflight.prove(isolation, limits, bwrap_path)
@@ -275,6 +279,11 @@ def run_check(args: argparse.Namespace) -> int:
         append_text(args.markdown, markdown)
     if args.json:
         write_atomic(args.json, results)
+    failed = [t for e in student.exercises for t in e.tests if t.grader_failed]
+    if failed:
+        sys.stderr.write(f"note: this machine failed {len(failed)} check{'s' * (len(failed) != 1)} ({_gist(failed[0].message)}); "
+                         "their points are withheld, not lost: run again, and tell your instructor if it goes on.\n")
+        return Exit.INCOMPLETE
     return Exit.DONE if passes(student, args.pass_mark) else Exit.FOUND
 
 
@@ -375,7 +384,24 @@ def run_grade(args: argparse.Namespace) -> int:
                      f"kept).\n")
     if roster is not None:
         write_canvas(out, written.rows, roster, intake.submissions, args.canvas_column, args.canvas)
-    return Exit.DONE
+    return _incomplete(outcome, out)
+
+
+def _gist(message: str) -> str:
+    return one_line(message).split("; this is not your fault")[0].removesuffix(".")
+
+
+def _incomplete(outcome, out: Path) -> int:
+    """Exit.INCOMPLETE, said in one sentence, when the host failed some of this run's checks."""
+    hit = [(sid, e) for sid in sorted(outcome.graded_now) for e in outcome.result(sid).exercises if host_failed(e)]
+    if not hit:
+        return Exit.DONE
+    first = next((t.message for t in hit[0][1].tests if t.grader_failed), hit[0][1].message)
+    students = len({sid for sid, _e in hit})
+    sys.stderr.write(f"note: this machine failed {len(hit)} exercise{'s' * (len(hit) != 1)} of {students} "
+                     f"student{'s' * (students != 1)} ({hit[0][0]}: {_gist(first)}); their points are withheld, "
+                     f"and the next run into {out} grades them again.\n")
+    return Exit.INCOMPLETE
 
 
 def run_validate(args: argparse.Namespace) -> int:

@@ -240,6 +240,8 @@ class StudentModule:
             raise self._timed_out(what, overrun.cpu, cpu_limit, overrun.wall, overrun.budget_first, retried) from None
         except connection.Closed:
             return self._crashed(what)
+        except connection.NotStarted as failure:
+            return self._crashed(what, f"its worker {failure}")
         except connection.Garbled as garbled:
             self._restart()
             raise wording.garbled(what, str(garbled)) from None
@@ -258,7 +260,7 @@ class StudentModule:
         spent = min(self._budgets, key=lambda b: b.remaining()) if budget_first and not cpu else None
         return wording.timeout(what, self.path.name, cpu, cpu_limit, wall, spent, retried)
 
-    def _crashed(self, what: str):
+    def _crashed(self, what: str, not_started: str = ""):
         process = self._process
         failure = sandbox.start_failure(process) if process else None
         code = process.poll() if process else None
@@ -270,6 +272,9 @@ class StudentModule:
             code = process.poll()
             self.last_stderr = sandbox.stderr_tail(process)
         self._restart()
+        if failure is None and not_started:  # bwrap started, but nothing in it got as far as the student's code
+            said = next((line for line in self.last_stderr.splitlines() if line.startswith("bwrap:")), "")
+            failure = f"{not_started}: {said[:300]}" if said else not_started
         raise wording.crash(what, code, failure)
 
     def fresh_worker(self) -> None:

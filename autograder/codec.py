@@ -18,6 +18,9 @@ import struct
 import numpy as np
 
 MAX_FRAME_BYTES = 64 * 1024 * 1024
+# The one byte a worker writes when it is ready, before it reads a request and so before any student
+# code runs: a worker that dies without it died of the host (client.py), never of the student.
+READY = b"\x06"
 MAX_DEPTH = 32
 _HEADER = struct.Struct(">I")
 _ALLOWED_KINDS = set("biufc")  # bool, int, uint, float, complex: never object or void

@@ -4,7 +4,9 @@
 writes are non-blocking, so a worker that stops reading cannot block the grader), stops when the
 worker's CPU time, read by the grader from /proc, passes the call's limit, or when the wall-clock
 backstop or the budgets run out, and charges the wait to every budget. The reply is sanitized on
-arrival and must answer this very request. What the student reads about any of it is decided by
+arrival and must answer this very request. A load first waits for the new worker's ready byte:
+a worker that dies before it is the host's failure (:class:`NotStarted`), since no student code
+had reached it. What the student reads about any of it is decided by
 the caller (:mod:`autograder.client`) and worded in :mod:`autograder.wording`.
 """
 
@@ -29,6 +31,10 @@ class Overrun(Exception):
 
 class Closed(Exception):
     """The worker's end of the pipe closed: it died (or closed it) before answering."""
+
+
+class NotStarted(Exception):
+    """The worker never said it was ready, so no student code had run in it: the host's failure."""
 
 
 class Garbled(Exception):
@@ -61,6 +67,8 @@ def exchange(process, request: dict, cpu_limit: float, wall: float, budgets: tup
             return used - baseline[0] > cpu_limit
 
         try:
+            if request["op"] == "load":
+                _await_ready(stdout, deadline, over_limit)
             channel.send(stdin, frame, deadline, over_limit)
             header = channel.receive(stdout, codec.HEADER_SIZE, deadline, over_limit)
             body = channel.receive(stdout, codec.frame_length(header, reply_bytes), deadline, over_limit)
@@ -77,3 +85,15 @@ def exchange(process, request: dict, cpu_limit: float, wall: float, budgets: tup
     if reply.get("id") != request["id"]:
         raise Garbled("an answer out of turn")
     return reply
+
+
+def _await_ready(stdout: int, deadline: float, over_limit) -> None:
+    """Wait for the byte a new worker writes before it reads its first request (worker.py)."""
+    try:
+        greeting = channel.receive(stdout, len(codec.READY), deadline, over_limit)
+    except channel.Closed:
+        raise NotStarted("ended before it was ready") from None
+    except channel.Overrun:
+        raise NotStarted("was not ready in time") from None
+    if greeting != codec.READY:
+        raise NotStarted("did not start as a worker")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from .fingerprint import exercise_keys, submitted_any
-from .model import Exercise, ExerciseResult, Status, StudentResult, student_result
+from .model import Exercise, ExerciseResult, Status, StudentResult, host_failed, student_result
 from .runner import Settings, failed_student
 from .store import ResultStore, Stored
 from .submission import MAX_SOURCE_BYTES
@@ -66,8 +66,7 @@ class Outcome:
 def _reusable(stored: Stored | None, key: str) -> bool:
     # An exercise whose grader could not load, or a check the grader itself failed on (a worker
     # the host would not start), is the host's problem of that day: try it again.
-    return (stored is not None and stored.key == key and not (stored.result.status == "error" and not stored.result.tests)
-            and not any(t.grader_failed for t in stored.result.tests))
+    return stored is not None and stored.key == key and not host_failed(stored.result)
 
 
 def plan(students: list[tuple[str, Path]], course: tuple[Exercise, ...], graders: dict[str, str],

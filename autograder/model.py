@@ -45,6 +45,7 @@ STATUSES = tuple(s.value for s in Status)
 # How every check the grader itself failed on begins (never a student's words: those name their
 # function first); such a check is shown but never kept, so the next run grades it again.
 GRADER_FAILED = "The grader itself failed"
+SANDBOX_FAILED = "The sandbox could not start"  # the host would not start a worker: not kept either
 # The first keys of every results.json: what marks a folder as the kit's output, and its layout.
 RESULTS_MARKER = {"kit": "gradient-kit", "format": 1}
 
@@ -95,7 +96,7 @@ class CheckResult:
 
     @property
     def grader_failed(self) -> bool:
-        return self.status == Status.ERROR and self.message.startswith(GRADER_FAILED)
+        return self.status == Status.ERROR and self.message.startswith((GRADER_FAILED, SANDBOX_FAILED))
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,12 @@ class ExerciseResult:
     problem: Problem | None = None  # the checks it failed carry no copy of its text
     plots: tuple[Plot, ...] = ()
     diagnosis: Diagnosis | None = None
+
+
+def host_failed(exercise: ExerciseResult) -> bool:
+    """Whether the host decided part of this exercise (a grader that did not load, a check the grader
+    or the sandbox failed on): never the student's score, never kept, graded again next run."""
+    return (exercise.status == "error" and not exercise.tests) or any(t.grader_failed for t in exercise.tests)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ import pytest
 
 import numpy as np
 
+from .cgroup import TaskRoom, task_room
 from .client import StudentModule
 from .codec import RngSpec
 from .errors import GradeError
@@ -93,6 +94,35 @@ def prove(isolation: str, limits: Limits, bwrap_path: str = "") -> None:
             and np.array_equal(value[1], expected[1]) and list(value[2]) == expected[2]):
         raise HostProblem(f"the sandboxed worker ({isolation}) gave a wrong answer for a known-good submission "
                           f"({value!r:.200}); the Python environment is broken.")
+
+
+# Tasks (processes and threads) that grading starts, as a pids cgroup counts them. Measured on the
+# sample class at the peak: check 4 (zygotes) to 5 (--workers fresh), grade --jobs 2 18.
+TASKS_PER_JOB = 5  # one submission's sandbox: bwrap, its init, the zygote, its worker, one being replaced
+TASKS_PER_POOL_PROCESS = 2  # a pool process and numpy's thread
+TASKS_FOR_POOL = 8  # the pool's manager process and the threads that feed it
+
+
+def tasks_needed(jobs: int) -> int:
+    return TASKS_PER_JOB if jobs <= 1 else jobs * (TASKS_PER_JOB + TASKS_PER_POOL_PROCESS) + TASKS_FOR_POOL
+
+
+def too_few_tasks(jobs: int, room: TaskRoom | None) -> str:
+    """Why the pids cgroup this grader runs in (which binds root too) leaves too little room, or ""."""
+    needed = tasks_needed(jobs)
+    if room is None or room.left >= needed:
+        return ""
+    fewer, jobs_said = ("", "") if jobs <= 1 else (" or grade with fewer --jobs", f" with {jobs} jobs")
+    return (f"this machine lets the grader start only {max(room.left, 0)} more processes and threads "
+            f"(pids.max {room.limit} in {room.folder}), and grading{jobs_said} needs "
+            f"{needed}; raise the limit (docker run --pids-limit, systemd TasksMax){fewer}.")
+
+
+def prove_task_room(jobs: int) -> None:
+    """Refuse before grading where too few processes may start: a worker that cannot would cost points."""
+    short = too_few_tasks(jobs, task_room())
+    if short:
+        raise HostProblem(short)
 
 
 def hard_limit_below(limits: Limits) -> str:

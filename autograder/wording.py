@@ -9,6 +9,7 @@ student's terms, with a hint that points at the idea.
 from __future__ import annotations
 
 from .budget import Budget
+from .model import SANDBOX_FAILED
 from .problems import (BadReply, FunctionMissing, ImportFailed, NotImplementedYet, SandboxFailed, StudentRaised,
                        StudentTimeout, WorkerCrashed)
 
@@ -104,7 +105,7 @@ def timeout(what: str, filename: str, cpu: bool, cpu_limit: float, wall: float, 
 def crash(what: str, code: int | None, sandbox_failure: str | None) -> Exception:
     """The worker died during ``what``: the host's fault when its sandbox never started, else the code's."""
     if sandbox_failure is not None:
-        return SandboxFailed(f"The sandbox could not start during {what} ({sandbox_failure}); this is not your fault.",
+        return SandboxFailed(f"{SANDBOX_FAILED} during {what} ({sandbox_failure}); this is not your fault.",
                              "Tell your instructor; this check's score is withheld.")
     if code is not None and code < 0:
         reason = f"was killed by signal {-code}"

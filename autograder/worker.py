@@ -302,6 +302,7 @@ def _serve(proto_in, proto_out, devnull: int, arena_fd: int | None = None) -> in
     capture = CappedOutput()
     sys.stdout = sys.stderr = sys.__stdout__ = sys.__stderr__ = capture
     session = Session(arena_fd)
+    proto_out.write(codec.READY)  # nothing of the student's has run in this process yet
     while True:
         header = _read_exact(proto_in, codec.HEADER_SIZE)
         if header is None:

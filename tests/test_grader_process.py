@@ -118,7 +118,8 @@ def test_a_check_the_grader_itself_failed_on_is_shown_but_graded_again_next_run(
         return spawn(*args, **kwargs)
     with monkeypatch.context() as patched:
         patched.setattr(sandbox, "spawn", first_only)
-        assert cli.main(argv) == 0
+        assert cli.main(argv) == cli.Exit.INCOMPLETE
+    assert "the next run into" in capsys.readouterr().err
     first = json.loads((tmp_path / "out" / "results.json").read_text())["students"][0]
     checks = [t for e in first["exercises"] for t in e["tests"]]
     assert len(starts) > 1 and first["score"] == 0 and len(checks) > 20

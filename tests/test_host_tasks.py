@@ -1,0 +1,160 @@
+"""A worker the host would not start is the host's failure, never the student's.
+
+In a container with a low ``--pids-limit`` (a pids cgroup, which binds root too) bubblewrap
+could not fork its sandbox's first process, the worker ended with exit code 1, and a correct
+student read "Your code ended the process during the import". Two defences, both tested here:
+the run is refused before anyone is graded where the cgroup leaves too little room, and a
+worker that dies before it says it is ready (so before any student code reached it) is the
+sandbox's failure: the points are withheld, not lost, never kept, and the run exits 4.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograder import cgroup, cli, connection, preflight, sandbox
+from autograder.cli import Exit
+from autograder.client import StudentModule
+from autograder.model import SANDBOX_FAILED, CheckResult, Status
+from autograder.problems import SandboxFailed, WorkerCrashed
+from conftest import ROOT
+
+CORRECT = ROOT / "examples" / "class" / "amara_okafor"
+GRADE_PY = ROOT / "grade.py"
+PIDS_V1 = Path("/sys/fs/cgroup/pids")
+
+
+def load(path: Path, memory_mb: int = 1024) -> Exception | None:
+    module = StudentModule(path, "scalar_chain", "process", sandbox.Limits(memory_bytes=memory_mb << 20))
+    try:
+        module.call("scalar_gradient_chain", 3, 0.5)
+    except Exception as problem:  # noqa: BLE001  (the test looks at which)
+        return problem
+    finally:
+        module.close()
+    return None
+
+
+def test_a_worker_that_cannot_even_start_numpy_is_the_sandboxs_failure():
+    # 60 MiB of address space: Python starts, numpy's libraries do not map, the worker exits 1
+    # before it is ready. That is what a host without room to start a worker looks like.
+    problem = load(CORRECT / "scalar_chain.py", memory_mb=60)
+    assert isinstance(problem, SandboxFailed), problem
+    assert problem.message.startswith(f"{SANDBOX_FAILED} during the import of scalar_chain.py (its worker ended "
+                                      "before it was ready")
+    assert "Your code" not in problem.message
+
+
+def test_a_student_who_ends_the_process_at_import_is_still_told_so(tmp_path):
+    # Once the worker is ready, how it dies is the code's doing, whatever the code writes first.
+    source = tmp_path / "scalar_chain.py"
+    source.write_text("import os\nos.write(2, b\"bwrap: Can't fork for pid 1: Resource temporarily unavailable\\n\")\n"
+                      "os._exit(1)\n")
+    problem = load(source)
+    assert isinstance(problem, WorkerCrashed), problem
+    assert problem.message == "Your code ended the process (exit code 1) during the import of scalar_chain.py."
+
+
+def test_a_check_the_sandbox_failed_on_is_never_kept():
+    withheld = CheckResult("x", "", 0, 1, Status.ERROR, f"{SANDBOX_FAILED} during the import of a.py (its worker "
+                                                         "ended before it was ready); this is not your fault.")
+    student = CheckResult("x", "", 0, 1, Status.ERROR, "Your code ended the process (exit code 1) during the import.")
+    assert withheld.grader_failed and not student.grader_failed
+
+
+def test_check_on_a_host_that_starts_no_worker_withholds_the_points_and_exits_4(tmp_path, monkeypatch, capsys):
+    def never_ready(*args):
+        raise connection.NotStarted("ended before it was ready")
+    monkeypatch.setattr(preflight, "prove", lambda *args: None)  # the host fails after its proof
+    monkeypatch.setattr(connection, "_await_ready", never_ready)
+    report = tmp_path / "r.json"
+    code = cli.main(["check", str(CORRECT), "--isolation", "process", "--seed", "3", "--json", str(report)])
+    out, err = capsys.readouterr()
+    checks = [t for e in json.loads(report.read_text())["students"][0]["exercises"] for t in e["tests"]]
+    assert code == Exit.INCOMPLETE == 4
+    assert len(checks) > 20 and all(t["message"].startswith(SANDBOX_FAILED) for t in checks)
+    assert "Your code" not in out
+    assert err.startswith(f"note: this machine failed {len(checks)} checks ({SANDBOX_FAILED} during the import of ")
+    assert err.endswith("their points are withheld, not lost: run again, and tell your instructor if it goes on.\n")
+
+
+# --- the room a pids cgroup leaves ---------------------------------------------------------------
+
+def fake_tree(tmp_path: Path, version: int, limits: dict[str, tuple[str, int]]) -> tuple[Path, Path]:
+    """A cgroup file system with pids.max and pids.current at the given folders, and /proc/self/cgroup."""
+    root = tmp_path / "cgroup"
+    base = root if version == 2 else root / "pids"
+    base.mkdir(parents=True)
+    if version == 2:
+        (root / "cgroup.controllers").write_text("pids memory\n")
+    for folder, (limit, current) in limits.items():
+        (base / folder).mkdir(parents=True, exist_ok=True)
+        (base / folder / "pids.max").write_text(f"{limit}\n")
+        (base / folder / "pids.current").write_text(f"{current}\n")
+    proc = tmp_path / "proc-self-cgroup"
+    proc.write_text("0::/box/inner\n" if version == 2 else "7:pids:/box/inner\n4:memory:/box/inner\n")
+    return root, proc
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_the_tightest_limit_of_the_group_and_its_ancestors_is_the_room(tmp_path, version):
+    root, proc = fake_tree(tmp_path, version, {"box": ("40", 31), "box/inner": ("max", 3)})
+    room = cgroup.task_room(root, proc)
+    assert (room.left, room.limit, room.folder.name) == (9, 40, "box")
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_no_limit_anywhere_is_no_room_to_check(tmp_path, version):
+    root, proc = fake_tree(tmp_path, version, {"box": ("max", 31), "box/inner": ("max", 3)})
+    assert cgroup.task_room(root, proc) is None
+
+
+def test_too_little_room_is_one_sentence_with_what_to_do(tmp_path):
+    room = cgroup.TaskRoom(left=12, limit=14, folder=Path("/sys/fs/cgroup/pids/docker/abc"))
+    assert preflight.too_few_tasks(2, room) == (
+        "this machine lets the grader start only 12 more processes and threads (pids.max 14 in "
+        "/sys/fs/cgroup/pids/docker/abc), and grading with 2 jobs needs 22; raise the limit "
+        "(docker run --pids-limit, systemd TasksMax) or grade with fewer --jobs.")
+    assert preflight.too_few_tasks(1, cgroup.TaskRoom(4, 6, Path("/g"))).endswith(
+        "and grading needs 5; raise the limit (docker run --pids-limit, systemd TasksMax).")
+    assert preflight.too_few_tasks(1, cgroup.TaskRoom(5, 6, Path("/g"))) == ""
+    assert preflight.too_few_tasks(8, None) == ""
+
+
+needs_pids_v1 = pytest.mark.skipif(os.geteuid() != 0 or not (PIDS_V1 / "cgroup.procs").exists(),
+                                   reason="needs root and the cgroup v1 pids hierarchy")
+
+
+def check_in_pids_cgroup(tmp_path: Path, pids_max: int) -> tuple[subprocess.CompletedProcess, dict | None]:
+    group = PIDS_V1 / f"gradient-kit-test-{os.getpid()}-{pids_max}"
+    group.mkdir()
+    try:
+        (group / "pids.max").write_text(str(pids_max))
+        report = tmp_path / "r.json"
+        done = subprocess.run([sys.executable, str(GRADE_PY), "check", str(CORRECT), "--seed", "3", "--json", str(report)],
+                              preexec_fn=lambda: (group / "cgroup.procs").write_text(str(os.getpid())),
+                              capture_output=True, text=True, timeout=120)
+        return done, json.loads(report.read_text()) if report.exists() else None
+    finally:
+        group.rmdir()
+
+
+@needs_pids_v1
+def test_a_pids_limit_too_low_to_grade_is_refused_before_anyone_is_graded(tmp_path):
+    done, results = check_in_pids_cgroup(tmp_path, 6)  # bwrap could not fork: correct students lost points
+    assert done.returncode == 2 and results is None
+    assert done.stderr.startswith("error: this machine lets the grader start only ") and "pids.max 6 in" in done.stderr
+
+
+@needs_pids_v1
+def test_the_least_room_the_kit_accepts_gives_a_correct_student_full_marks(tmp_path):
+    # The grader itself holds two tasks when it looks (Python and numpy's thread).
+    done, results = check_in_pids_cgroup(tmp_path, 2 + preflight.tasks_needed(1))
+    (student,) = results["students"]
+    assert done.returncode == 0 and student["score"] == student["max_score"] > 0, done.stderr[-2000:]
