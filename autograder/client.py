@@ -191,6 +191,8 @@ class StudentModule:
             except SandboxFailed:  # the host's fault, and often passing (a full quota): one more try
                 if attempt == 2:
                     raise
+                if forked:  # and from a new zygote: an earlier exercise's code may have tampered with this one
+                    self.zygote.close()
             except StudentTimeout as problem:
                 if getattr(problem, "waited", False) and attempt == 1:
                     continue  # stopped by the wall clock alone: once more, in a fresh worker

@@ -158,3 +158,28 @@ def test_the_least_room_the_kit_accepts_gives_a_correct_student_full_marks(tmp_p
     done, results = check_in_pids_cgroup(tmp_path, 2 + preflight.tasks_needed(1))
     (student,) = results["students"]
     assert done.returncode == 0 and student["score"] == student["max_score"] > 0, done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("mode", [m for m in sandbox.ISOLATIONS if sandbox.zygote_possible(m)
+                                  and (m == "process" or sandbox.bubblewrap_works())])
+def test_a_forked_worker_that_never_got_ready_is_tried_again_from_a_new_zygote(mode, monkeypatch):
+    # An earlier exercise's code ran beside the zygote and may have broken it: the retry must not
+    # depend on it, or a student could have every later exercise withheld instead of graded.
+    from autograder import runner, zygote
+    from conftest import settings
+    waits, starts, await_ready, start = [], [], connection._await_ready, zygote.Zygote._start
+
+    def first_fails(*args):
+        waits.append(1)
+        if len(waits) == 1:
+            raise connection.NotStarted("ended before it was ready")
+        return await_ready(*args)
+
+    def counted_start(self):
+        starts.append(1)
+        return start(self)
+    monkeypatch.setattr(connection, "_await_ready", first_fails)
+    monkeypatch.setattr(zygote.Zygote, "_start", counted_start)
+    result = runner.grade_one("ada", CORRECT, settings(isolation=mode, exercises=("scalar_chain",)))
+    (exercise,) = result.exercises
+    assert exercise.score == exercise.max_score > 0 and len(starts) == 2
