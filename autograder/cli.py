@@ -274,11 +274,12 @@ def run_check(args: argparse.Namespace) -> int:
                 render_markdown(view, ROOT / "templates") if args.markdown else "", render_json(batch))
 
     student, (terminal, markdown, results) = within_boundary(student, documents)
-    sys.stdout.write(terminal)
     if args.markdown:
         append_text(args.markdown, markdown)
     if args.json:
         write_atomic(args.json, results)
+    written = " and ".join(str(target) for target in (args.json, args.markdown) if target is not None)
+    show(terminal, kept=f"{written} {'were' if args.json and args.markdown else 'was'} written" if written else "")
     failed = [t for e in student.exercises for t in e.tests if t.grader_failed]
     if failed:
         sys.stderr.write(f"note: this machine failed {len(failed)} check{'s' * (len(failed) != 1)} ({_gist(failed[0].message)}); "
@@ -376,15 +377,25 @@ def run_grade(args: argparse.Namespace) -> int:
             written = write_run(out, ROOT / "templates", run_batch, outcome, {s.id: s for s in intake.submissions},
                                 stored, previous)
             store.begin(Terms(settings.seed))  # results.json now holds this run: nothing left to replace
-    shown = {r.id: r for r in written.rows}
-    rows = [(sid, f"{shown[sid].score:g}/{shown[sid].max_score:g}", shown[sid].status) for sid in outcome.folders]
-    sys.stdout.write(render_class_summary(rows, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ))
-    sys.stdout.write(f"Wrote {out / 'results.json'}, {out / 'gradebook.csv'} and {len(written.rows)} reports "
-                     f"in {out / 'reports'} ({len(outcome.graded_now)} graded now, {len(written.rows) - len(outcome.graded_now)} "
-                     f"kept).\n")
     if roster is not None:
         write_canvas(out, written.rows, roster, intake.submissions, args.canvas_column, args.canvas)
+    shown = {r.id: r for r in written.rows}
+    rows = [(sid, f"{shown[sid].score:g}/{shown[sid].max_score:g}", shown[sid].status) for sid in outcome.folders]
+    show(render_class_summary(rows, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
+         + f"Wrote {out / 'results.json'}, {out / 'gradebook.csv'} and {len(written.rows)} reports in "
+         f"{out / 'reports'} ({len(outcome.graded_now)} graded now, {len(written.rows) - len(outcome.graded_now)} kept).\n",
+         kept=f"everything in {out} was written")
     return _incomplete(outcome, out)
+
+
+def show(text: str, kept: str = "") -> None:
+    """Print to stdout, or say in one sentence that it cannot take it (a full disk, a closed pipe)."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError as error:
+        raise GradeError(f"cannot write to standard output ({error.strerror or error})"
+                         f"{f'; {kept}' if kept else ''}.") from None
 
 
 def _gist(message: str) -> str:
@@ -413,12 +424,12 @@ def run_validate(args: argparse.Namespace) -> int:
     result = validate(ROOT, tuple(first + i for i in range(args.seeds)),
                       tuple(first + i for i in range(args.mutant_seeds)), settings, max(args.jobs, 1),
                       lambda text: sys.stderr.write(f"validating: {text}\n"))
-    sys.stdout.write(render_validation(result))
+    show(render_validation(result))
     if not args.mutate:
         return Exit.DONE if result.sound else Exit.FOUND
     mutated = mutation_test(ROOT, settings, max(args.jobs, 1), result.seeds[:args.mutant_seeds],
                             lambda text: sys.stderr.write(f"validating: {text}\n"))
-    sys.stdout.write(render_mutation(mutated))
+    show(render_mutation(mutated))
     return Exit.DONE if result.sound and mutated.sound else Exit.FOUND
 
 
@@ -433,7 +444,7 @@ def run_release(args: argparse.Namespace) -> int:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    sys.stdout.write(diff_runs(load_run(args.old), load_run(args.new)))
+    show(diff_runs(load_run(args.old), load_run(args.new)))
     return Exit.DONE
 
 

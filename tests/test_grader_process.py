@@ -61,6 +61,34 @@ def test_a_closed_stdout_still_writes_the_json_results(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def _stdout_on_a_full_disk() -> None:
+    full = os.open("/dev/full", os.O_WRONLY)
+    os.dup2(full, 1)
+    os.close(full)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_stdout_on_a_full_disk_is_one_sentence_and_the_json_is_still_written(tmp_path):
+    done, results = check(tmp_path, _stdout_on_a_full_disk)
+    assert done.returncode == 2 and full_marks(results)
+    assert done.stderr == (f"error: cannot write to standard output (No space left on device); "
+                           f"{tmp_path / 'results.json'} was written.\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_grade_with_stdout_on_a_full_disk_writes_every_output_and_says_so(tmp_path):
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, str(GRADE_PY), "grade", str(CORRECT.parent), "--out", str(out), "--seed", "3",
+                           "--jobs", "1", "--isolation", "process", "--allow-unsandboxed"],
+                          preexec_fn=_stdout_on_a_full_disk, stderr=subprocess.PIPE, text=True, timeout=600)
+    assert done.returncode == 2
+    assert done.stderr.endswith(f"error: cannot write to standard output (No space left on device); everything in "
+                                f"{out} was written.\n")
+    students = {s["id"] for s in json.loads((out / "results.json").read_text())["students"]}
+    assert students == {folder.name for folder in CORRECT.parent.iterdir() if folder.is_dir()}
+    assert (out / "gradebook.csv").is_file() and len(list((out / "reports").glob("*.html"))) == len(students)
+
+
 def test_stdout_and_stderr_both_closed_still_write_the_json_results(tmp_path):
     done, results = check(tmp_path, lambda: (os.close(1), os.close(2)))
     assert done.returncode == 0 and full_marks(results)
