@@ -1,8 +1,10 @@
 """What the grading process inherits from whoever started it, made fit to grade with.
 
 A daemon, a CI runner's shell or a scheduler can hand the grader settings that are the host's,
-not the students': a low soft limit on open files or processes (every worker started for a
-student needs some, and a worker that cannot start cost a correct student every check), SIGCHLD
+not the students': a low soft limit on open files, processes, file size, memory or CPU time (every
+worker started for a student needs some, and a worker that cannot start cost a correct student
+every check; the shared arena is a file of 16 MiB; OpenBLAS stops the grader when it cannot map
+its threads' memory), SIGCHLD
 ignored (bubblewrap then never learns that its child exited, and hangs), or a closed stdout.
 Each is undone here, once, before anything is graded; hard limits and everything else are left
 as they are.
@@ -21,7 +23,9 @@ try:
 except ImportError:  # Windows
     resource = None
 
-RAISED_LIMITS = ("RLIMIT_NOFILE", "RLIMIT_NPROC")
+# Soft limits a shell may lower (ulimit -n, -u, -f, -v, -d, -t) that the grader needs room under: each
+# worker's own are set apart (sandbox.Limits), and a host's hard limit stays as it is.
+RAISED_LIMITS = ("RLIMIT_NOFILE", "RLIMIT_NPROC", "RLIMIT_FSIZE", "RLIMIT_AS", "RLIMIT_DATA", "RLIMIT_CPU")
 
 
 def fit_process() -> None:

@@ -47,6 +47,20 @@ def test_a_low_soft_limit_on_open_files_still_gives_full_marks(tmp_path, soft):
     assert done.returncode == 0 and full_marks(results), done.stderr[-2000:]
 
 
+def _lower_soft(kind: int, soft: int):
+    return lambda: resource.setrlimit(kind, (soft, resource.getrlimit(kind)[1]))
+
+
+@pytest.mark.parametrize("kind, soft", [(resource.RLIMIT_FSIZE, 1 << 20),  # the arena is a 16 MiB file: "File too large"
+                                        (resource.RLIMIT_CPU, 1)],  # the grader was killed by SIGXCPU
+                         ids=["file-size", "cpu-time"])
+def test_a_low_soft_limit_on_file_size_or_cpu_time_still_gives_full_marks(tmp_path, kind, soft):
+    if resource.getrlimit(kind)[1] != resource.RLIM_INFINITY:
+        pytest.skip("this host has a hard limit there")
+    done, results = check(tmp_path, _lower_soft(kind, soft))
+    assert done.returncode == 0 and full_marks(results), done.stderr[-2000:]
+
+
 @pytest.mark.skipif(not sandbox.bubblewrap_works(), reason="needs a working bubblewrap")
 def test_sigchld_ignored_by_whoever_started_the_grader_does_not_hang_bubblewrap(tmp_path):
     # Ignored is inherited across exec; bwrap then never hears its child exit and waits forever.
