@@ -211,7 +211,7 @@ def default_seed(command: str | None) -> int:
 
 def _settings(args: argparse.Namespace, batch: bool, allow_unsandboxed: bool = True) -> Settings:
     """Settings for this run, once the sandbox has been proved on a known-good submission."""
-    preflight.prove_task_room(getattr(args, "jobs", 1) if getattr(args, "executor", "local") == "local" else 1)
+    preflight.prove_room(getattr(args, "jobs", 1) if getattr(args, "executor", "local") == "local" else 1)
     isolation, bwrap_path = _isolation(args.isolation, batch, allow_unsandboxed)
     limits = sandbox.Limits(call_timeout=args.timeout, memory_bytes=args.memory_mb << 20)
     preflight.prove(isolation, limits, bwrap_path)

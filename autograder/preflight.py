@@ -118,9 +118,40 @@ def too_few_tasks(jobs: int, room: TaskRoom | None) -> str:
             f"{needed}; raise the limit (docker run --pids-limit, systemd TasksMax){fewer}.")
 
 
-def prove_task_room(jobs: int) -> None:
-    """Refuse before grading where too few processes may start: a worker that cannot would cost points."""
-    short = too_few_tasks(jobs, task_room())
+# Files this process opens while grading: measured with check, from 14 files free failing to 18
+# passing (a zygote's socket, a worker's pipes, its arena, its logs); a pool process opens its own.
+FILES_PER_JOB = 20
+FILES_PER_POOL_PROCESS = 4  # the pipes and sentinel of a pool process, on this side
+
+
+def files_needed(jobs: int) -> int:
+    return FILES_PER_JOB if jobs <= 1 else FILES_PER_JOB + jobs * FILES_PER_POOL_PROCESS
+
+
+def too_few_files(jobs: int, open_now: int | None, limit: int | None) -> str:
+    """Why this process (a notebook kernel, a service) holds too much of its open-files limit, or ""."""
+    if open_now is None or limit is None or limit - open_now >= files_needed(jobs):
+        return ""
+    return (f"this process holds {open_now} of the {limit} files it may open, and grading needs "
+            f"{files_needed(jobs)} more; close some, or raise the limit (ulimit -n) and start it again.")
+
+
+def _open_files() -> tuple[int | None, int | None]:
+    """How many files this process holds and may hold (the soft limit, already raised to the hard one)."""
+    try:
+        held = len(os.listdir("/proc/self/fd")) - 1  # less the listing's own
+    except OSError:
+        return None, None
+    if resource is None:
+        return held, None
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return held, None if soft == resource.RLIM_INFINITY else soft
+
+
+def prove_room(jobs: int) -> None:
+    """Refuse before grading where too few processes may start or files open: a worker that
+    cannot start would cost every student points, or withhold them all."""
+    short = too_few_tasks(jobs, task_room()) or too_few_files(jobs, *_open_files())
     if short:
         raise HostProblem(short)
 

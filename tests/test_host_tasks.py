@@ -5,7 +5,8 @@ could not fork its sandbox's first process, the worker ended with exit code 1, a
 student read "Your code ended the process during the import". Two defences, both tested here:
 the run is refused before anyone is graded where the cgroup leaves too little room, and a
 worker that dies before it says it is ready (so before any student code reached it) is the
-sandbox's failure: the points are withheld, not lost, never kept, and the run exits 4.
+sandbox's failure: the points are withheld, not lost, never kept, and the run exits 4. The same
+refusal covers a grading process that holds nearly all the files it may open.
 """
 
 from __future__ import annotations
@@ -183,3 +184,34 @@ def test_a_forked_worker_that_never_got_ready_is_tried_again_from_a_new_zygote(m
     result = runner.grade_one("ada", CORRECT, settings(isolation=mode, exercises=("scalar_chain",)))
     (exercise,) = result.exercises
     assert exercise.score == exercise.max_score > 0 and len(starts) == 2
+
+
+# --- the room left under the open-files limit -------------------------------------------------
+
+def test_too_few_files_left_is_one_sentence_with_what_to_do():
+    assert preflight.too_few_files(1, 1010, 1024) == (
+        "this process holds 1010 of the 1024 files it may open, and grading needs 20 more; close some, "
+        "or raise the limit (ulimit -n) and start it again.")
+    assert preflight.too_few_files(1, 1004, 1024) == ""
+    assert preflight.too_few_files(2, 1000, 1024) != "" and preflight.too_few_files(2, 990, 1024) == ""
+    assert preflight.too_few_files(1, 5000, None) == ""
+
+
+HOLDING = """
+import os, resource, sys
+resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+held = [os.open(os.devnull, os.O_RDONLY) for _ in range(int(sys.argv[1]) - len(os.listdir("/proc/self/fd")) + 1)]
+from autograder import cli
+sys.exit(cli.main(["check", sys.argv[2], "--seed", "3", "--json", sys.argv[3]]))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts open files in /proc")
+def test_a_grader_that_holds_nearly_all_its_files_is_refused_before_anyone_is_graded(tmp_path):
+    # A notebook kernel or a service that calls the kit in its own process: every worker failed
+    # to start, and a correct student got 0 with "the grader itself failed".
+    report = tmp_path / "r.json"
+    done = subprocess.run([sys.executable, "-c", HOLDING, "1012", str(CORRECT), str(report)], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and not report.exists(), done.stderr[-2000:]
+    assert done.stderr.startswith("error: this process holds ") and "files it may open" in done.stderr
