@@ -282,8 +282,9 @@ def run_check(args: argparse.Namespace) -> int:
     show(terminal, kept=f"{written} {'were' if args.json and args.markdown else 'was'} written" if written else "")
     failed = [t for e in student.exercises for t in e.tests if t.grader_failed]
     if failed:
-        sys.stderr.write(f"note: this machine failed {len(failed)} check{'s' * (len(failed) != 1)} ({_gist(failed[0].message)}); "
-                         "their points are withheld, not lost: run again, and tell your instructor if it goes on.\n")
+        sys.stderr.write(f"note: {len(failed)} check{'s' * (len(failed) != 1)} could not be graded here, through no fault of "
+                         f"yours ({_gist(failed[0].message)}); their points are withheld, not lost: run again, and tell "
+                         "your instructor if it goes on.\n")
         return Exit.INCOMPLETE
     return Exit.DONE if passes(student, args.pass_mark) else Exit.FOUND
 
@@ -409,9 +410,9 @@ def _incomplete(outcome, out: Path) -> int:
         return Exit.DONE
     first = next((t.message for t in hit[0][1].tests if t.grader_failed), hit[0][1].message)
     students = len({sid for sid, _e in hit})
-    sys.stderr.write(f"note: this machine failed {len(hit)} exercise{'s' * (len(hit) != 1)} of {students} "
-                     f"student{'s' * (students != 1)} ({hit[0][0]}: {_gist(first)}); their points are withheld, "
-                     f"and the next run into {out} grades them again.\n")
+    sys.stderr.write(f"note: {len(hit)} exercise{'s' * (len(hit) != 1)} of {students} student{'s' * (students != 1)} "
+                     f"could not be graded, through no fault of theirs ({hit[0][0]}: {_gist(first)}); their points "
+                     f"are withheld, and the next run into {out} grades them again.\n")
     return Exit.INCOMPLETE
 
 

@@ -66,7 +66,8 @@ class Outcome:
 def _reusable(stored: Stored | None, key: str) -> bool:
     # An exercise whose grader could not load, or a check the grader itself failed on (a worker
     # the host would not start), is the host's problem of that day: try it again.
-    return stored is not None and stored.key == key and not host_failed(stored.result)
+    return (stored is not None and stored.key == key and not (stored.result.status == "error" and not stored.result.tests)
+            and not host_failed(stored.result))
 
 
 def plan(students: list[tuple[str, Path]], course: tuple[Exercise, ...], graders: dict[str, str],

@@ -135,9 +135,11 @@ class ExerciseResult:
 
 
 def host_failed(exercise: ExerciseResult) -> bool:
-    """Whether the host decided part of this exercise (a grader that did not load, a check the grader
-    or the sandbox failed on): never the student's score, never kept, graded again next run."""
-    return (exercise.status == "error" and not exercise.tests) or any(t.grader_failed for t in exercise.tests)
+    """Whether the grader or the host decided part of this exercise (a check the grader or the
+    sandbox failed on, a grader that crashed): never the student's score, never kept."""
+    if exercise.tests:
+        return any(t.grader_failed for t in exercise.tests)
+    return exercise.status == "error" and exercise.message.startswith((GRADER_FAILED, SANDBOX_FAILED))
 
 
 @dataclass(frozen=True)

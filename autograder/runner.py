@@ -20,7 +20,7 @@ from typing import Callable
 import pytest
 from pytest_jsonreport.plugin import JSONReport
 
-from .model import Exercise, StudentResult, exercise_result, load_course, student_result
+from .model import GRADER_FAILED, Exercise, StudentResult, exercise_result, load_course, student_result
 from .parse import parse_student
 from .sanitize import text
 from .shard import ShardLoop, ShardReport
@@ -211,7 +211,7 @@ def _parsed(student_id: str, folder: Path, report: dict, settings: Settings) -> 
 
 def _grader_failed(student_id: str, settings: Settings, exc: Exception) -> StudentResult:
     return failed_student(student_id, load_course(settings.graders_dir),
-                          f"Grading failed inside the grader ({type(exc).__name__}: {text(str(exc), 200)}).")
+                          f"{GRADER_FAILED} while grading this submission ({type(exc).__name__}: {text(str(exc), 200)}).")
 
 
 def failed_student(student_id: str, course: tuple[Exercise, ...], message: str) -> StudentResult:

@@ -54,7 +54,7 @@ def test_distribution_and_averages_count_every_graded_student():
 
 def test_failed_and_timed_out_students_are_listed_with_their_report():
     batch = class_batch()
-    broken = student_result("crashy", (), "error", "Grading failed inside the grader (RuntimeError: x).")
+    broken = student_result("crashy", (), "error", "The grader itself failed while grading this submission (RuntimeError: x).")
     slow = student("slow", {"test_0": True}, timeout="test_hang")
     batch = BatchResult(1, "process", batch.students + (broken, slow))
     view = dashboard_view(batch, lambda sid: f"reports/{sid}.html")

@@ -69,6 +69,15 @@ def test_a_check_the_sandbox_failed_on_is_never_kept():
     assert withheld.grader_failed and not student.grader_failed
 
 
+def test_a_submission_that_could_not_be_graded_for_its_own_sake_is_not_the_hosts_failure():
+    from autograder.runner import failed_student
+    from autograder.model import Exercise, host_failed
+    course = (Exercise("scalar_chain", "A gradient is a product of slopes"),)
+    linked = failed_student("ada", course, "The submission 'ada' is a symbolic link, so it was not graded.")
+    crashed = failed_student("ada", course, "The grader itself failed while grading this submission (RuntimeError: x).")
+    assert not host_failed(linked.exercises[0]) and host_failed(crashed.exercises[0])
+
+
 def test_check_on_a_host_that_starts_no_worker_withholds_the_points_and_exits_4(tmp_path, monkeypatch, capsys):
     def never_ready(*args):
         raise connection.NotStarted("ended before it was ready")
@@ -81,7 +90,8 @@ def test_check_on_a_host_that_starts_no_worker_withholds_the_points_and_exits_4(
     assert code == Exit.INCOMPLETE == 4
     assert len(checks) > 20 and all(t["message"].startswith(SANDBOX_FAILED) for t in checks)
     assert "Your code" not in out
-    assert err.startswith(f"note: this machine failed {len(checks)} checks ({SANDBOX_FAILED} during the import of ")
+    assert err.startswith(f"note: {len(checks)} checks could not be graded here, through no fault of yours "
+                          f"({SANDBOX_FAILED} during the import of ")
     assert err.endswith("their points are withheld, not lost: run again, and tell your instructor if it goes on.\n")
 
 
