@@ -130,11 +130,11 @@ def test_too_little_room_is_one_sentence_with_what_to_do(tmp_path):
     room = cgroup.TaskRoom(left=12, limit=14, folder=Path("/sys/fs/cgroup/pids/docker/abc"))
     assert preflight.too_few_tasks(2, room) == (
         "this machine lets the grader start only 12 more processes and threads (pids.max 14 in "
-        "/sys/fs/cgroup/pids/docker/abc), and grading with 2 jobs needs 22; raise the limit "
+        "/sys/fs/cgroup/pids/docker/abc), and grading with 2 jobs needs 24; raise the limit "
         "(docker run --pids-limit, systemd TasksMax) or grade with fewer --jobs.")
-    assert preflight.too_few_tasks(1, cgroup.TaskRoom(4, 6, Path("/g"))).endswith(
-        "and grading needs 5; raise the limit (docker run --pids-limit, systemd TasksMax).")
-    assert preflight.too_few_tasks(1, cgroup.TaskRoom(5, 6, Path("/g"))) == ""
+    assert preflight.too_few_tasks(1, cgroup.TaskRoom(5, 7, Path("/g"))).endswith(
+        "and grading needs 6; raise the limit (docker run --pids-limit, systemd TasksMax).")
+    assert preflight.too_few_tasks(1, cgroup.TaskRoom(6, 7, Path("/g"))) == ""
     assert preflight.too_few_tasks(8, None) == ""
 
 
