@@ -68,7 +68,7 @@ def exchange(process, request: dict, cpu_limit: float, wall: float, budgets: tup
 
         try:
             if request["op"] == "load":
-                _await_ready(stdout, deadline, over_limit)
+                _await_ready(stdout, deadline, over_limit, budget_first=left < wall)
             channel.send(stdin, frame, deadline, over_limit)
             header = channel.receive(stdout, codec.HEADER_SIZE, deadline, over_limit)
             body = channel.receive(stdout, codec.frame_length(header, reply_bytes), deadline, over_limit)
@@ -87,13 +87,18 @@ def exchange(process, request: dict, cpu_limit: float, wall: float, budgets: tup
     return reply
 
 
-def _await_ready(stdout: int, deadline: float, over_limit) -> None:
-    """Wait for the byte a new worker writes before it reads its first request (worker.py)."""
+def _await_ready(stdout: int, deadline: float, over_limit, budget_first: bool) -> None:
+    """Wait for the byte a new worker writes before it reads its first request (worker.py).
+
+    A deadline that was the budgets' (``budget_first``) is the student's: their earlier calls
+    spent the time, and the wait ends as any call's would."""
     try:
         greeting = channel.receive(stdout, len(codec.READY), deadline, over_limit)
     except channel.Closed:
         raise NotStarted("ended before it was ready") from None
-    except channel.Overrun:
+    except channel.Overrun as overrun:
+        if budget_first and not overrun.cpu:
+            raise
         raise NotStarted("was not ready in time") from None
     if greeting != codec.READY:
         raise NotStarted("did not start as a worker")

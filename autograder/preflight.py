@@ -96,10 +96,11 @@ def prove(isolation: str, limits: Limits, bwrap_path: str = "") -> None:
                           f"({value!r:.200}); the Python environment is broken.")
 
 
-# Tasks (processes and threads) that grading starts, as a pids cgroup counts them. Measured on the
-# sample class at the peak: check 4 (zygotes) to 5 (--workers fresh), grade --jobs 2 18; with 5 free
-# a check could still fail now and then (a killed worker's tasks are counted until they are gone).
-TASKS_PER_JOB = 6  # one submission's sandbox: bwrap, its init, the zygote, its worker, one being replaced
+# Tasks (processes and threads) that grading starts, as a pids cgroup counts them, over the grader's
+# own. Measured: check peaks at 5 with zygotes and 9 with --workers fresh (up to three sandboxes of
+# three at once: an exercise's worker, a plot's, and one killed but not yet gone), and 10 free still
+# failed now and then; grade --jobs 2 peaks near 30.
+TASKS_PER_JOB = 12
 TASKS_PER_POOL_PROCESS = 2  # a pool process and numpy's thread
 TASKS_FOR_POOL = 8  # the pool's manager process and the threads that feed it
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import cgroup, cli, connection, preflight, sandbox
+from autograder import cgroup, cli, connection, preflight, sandbox, zygote
 from autograder.cli import Exit
 from autograder.client import StudentModule
 from autograder.model import SANDBOX_FAILED, CheckResult, Status
@@ -79,7 +79,7 @@ def test_a_submission_that_could_not_be_graded_for_its_own_sake_is_not_the_hosts
 
 
 def test_check_on_a_host_that_starts_no_worker_withholds_the_points_and_exits_4(tmp_path, monkeypatch, capsys):
-    def never_ready(*args):
+    def never_ready(*args, **kwargs):
         raise connection.NotStarted("ended before it was ready")
     monkeypatch.setattr(preflight, "prove", lambda *args: None)  # the host fails after its proof
     monkeypatch.setattr(connection, "_await_ready", never_ready)
@@ -130,11 +130,11 @@ def test_too_little_room_is_one_sentence_with_what_to_do(tmp_path):
     room = cgroup.TaskRoom(left=12, limit=14, folder=Path("/sys/fs/cgroup/pids/docker/abc"))
     assert preflight.too_few_tasks(2, room) == (
         "this machine lets the grader start only 12 more processes and threads (pids.max 14 in "
-        "/sys/fs/cgroup/pids/docker/abc), and grading with 2 jobs needs 24; raise the limit "
+        "/sys/fs/cgroup/pids/docker/abc), and grading with 2 jobs needs 36; raise the limit "
         "(docker run --pids-limit, systemd TasksMax) or grade with fewer --jobs.")
-    assert preflight.too_few_tasks(1, cgroup.TaskRoom(5, 7, Path("/g"))).endswith(
-        "and grading needs 6; raise the limit (docker run --pids-limit, systemd TasksMax).")
-    assert preflight.too_few_tasks(1, cgroup.TaskRoom(6, 7, Path("/g"))) == ""
+    assert preflight.too_few_tasks(1, cgroup.TaskRoom(11, 13, Path("/g"))).endswith(
+        "and grading needs 12; raise the limit (docker run --pids-limit, systemd TasksMax).")
+    assert preflight.too_few_tasks(1, cgroup.TaskRoom(12, 13, Path("/g"))) == ""
     assert preflight.too_few_tasks(8, None) == ""
 
 
@@ -142,14 +142,14 @@ needs_pids_v1 = pytest.mark.skipif(os.geteuid() != 0 or not (PIDS_V1 / "cgroup.p
                                    reason="needs root and the cgroup v1 pids hierarchy")
 
 
-def check_in_pids_cgroup(tmp_path: Path, pids_max: int) -> tuple[subprocess.CompletedProcess, dict | None]:
+def check_in_pids_cgroup(tmp_path: Path, pids_max: int, *extra: str) -> tuple[subprocess.CompletedProcess, dict | None]:
     group = PIDS_V1 / f"gradient-kit-test-{os.getpid()}-{pids_max}"
     group.mkdir()
     try:
         (group / "pids.max").write_text(str(pids_max))
         report = tmp_path / "r.json"
-        done = subprocess.run([sys.executable, str(GRADE_PY), "check", str(CORRECT), "--seed", "3", "--json", str(report)],
-                              preexec_fn=lambda: (group / "cgroup.procs").write_text(str(os.getpid())),
+        done = subprocess.run([sys.executable, str(GRADE_PY), "check", str(CORRECT), "--seed", "3", "--json", str(report),
+                               *extra], env={**os.environ, "OPENBLAS_NUM_THREADS": "1"}, preexec_fn=lambda: (group / "cgroup.procs").write_text(str(os.getpid())),
                               capture_output=True, text=True, timeout=120)
         return done, json.loads(report.read_text()) if report.exists() else None
     finally:
@@ -164,9 +164,10 @@ def test_a_pids_limit_too_low_to_grade_is_refused_before_anyone_is_graded(tmp_pa
 
 
 @needs_pids_v1
-def test_the_least_room_the_kit_accepts_gives_a_correct_student_full_marks(tmp_path):
-    # The grader itself holds two tasks when it looks (Python and numpy's thread).
-    done, results = check_in_pids_cgroup(tmp_path, 2 + preflight.tasks_needed(1))
+@pytest.mark.parametrize("workers", zygote.WORKERS)
+def test_the_least_room_the_kit_accepts_gives_a_correct_student_full_marks(tmp_path, workers):
+    # The grader itself holds one task when it looks (numpy's threads are held to none).
+    done, results = check_in_pids_cgroup(tmp_path, 1 + preflight.tasks_needed(1), "--workers", workers)
     (student,) = results["students"]
     assert done.returncode == 0 and student["score"] == student["max_score"] > 0, done.stderr[-2000:]
 
@@ -176,15 +177,15 @@ def test_the_least_room_the_kit_accepts_gives_a_correct_student_full_marks(tmp_p
 def test_a_forked_worker_that_never_got_ready_is_tried_again_from_a_new_zygote(mode, monkeypatch):
     # An earlier exercise's code ran beside the zygote and may have broken it: the retry must not
     # depend on it, or a student could have every later exercise withheld instead of graded.
-    from autograder import runner, zygote
+    from autograder import runner
     from conftest import settings
     waits, starts, await_ready, start = [], [], connection._await_ready, zygote.Zygote._start
 
-    def first_fails(*args):
+    def first_fails(*args, **kwargs):
         waits.append(1)
         if len(waits) == 1:
             raise connection.NotStarted("ended before it was ready")
-        return await_ready(*args)
+        return await_ready(*args, **kwargs)
 
     def counted_start(self):
         starts.append(1)
@@ -225,3 +226,20 @@ def test_a_grader_that_holds_nearly_all_its_files_is_refused_before_anyone_is_gr
                           env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and not report.exists(), done.stderr[-2000:]
     assert done.stderr.startswith("error: this process holds ") and "files it may open" in done.stderr
+
+
+def test_a_budget_spent_while_a_new_worker_starts_is_the_students_timeout():
+    # The wait for the ready byte ends at the budgets' deadline like any call: the student's
+    # earlier calls spent the time, and the host is not to blame for it.
+    from autograder.budget import Budget
+    from autograder.problems import StudentTimeout
+    budget = Budget(180.0, "your whole submission")
+    module = StudentModule(CORRECT / "scalar_chain.py", "scalar_chain", "process", sandbox.Limits(),
+                           submission_budget=budget)
+    budget.charge(180.0 - 0.001)
+    try:
+        with pytest.raises(StudentTimeout) as stopped:
+            module.call("scalar_gradient_chain", 2, 0.5)
+    finally:
+        module.close()
+    assert "ran out of time, having used up the 180 seconds it may run for your whole submission" in stopped.value.message
