@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
             check = ["check", str(submission), "--student-view", "--pass-mark", str(args.pass_mark),
                      "--markdown", str(report), "--json", str(result)]
             code = cli.main([*check, *(["--seed", args.seed] if args.seed else [])])
-            if code not in (0, 1):
+            if code not in (0, 1, cli.Exit.INCOMPLETE):
                 return code
             body = "\n".join([MARKER, *(f"> {n}\n" for n in notes), report.read_text(encoding="utf-8")])
             student = batch_from_dict(json.loads(result.read_text(encoding="utf-8"))).students[0]
@@ -104,6 +104,11 @@ def main(argv: list[str] | None = None) -> int:
         if len(body) > MAX_COMMENT:
             body = body[:MAX_COMMENT] + "\n\n_The report was cut to fit a comment; the job summary has all of it._\n"
         args.comment.write_text(body, encoding="utf-8")
+    if code == cli.Exit.INCOMPLETE:
+        # The report says which checks this runner failed; a score without them would be published as lost.
+        sys.stdout.write("Some checks could not be graded on this runner, through no fault of the student's; "
+                         "no score was sent: run the job again.\n")
+        return code
     if args.classroom_output:
         append_text(args.classroom_output, f"result={encode_result(classroom_result(student, code == 0))}\n")
     verdict = "reaches" if code == 0 else "does not reach"

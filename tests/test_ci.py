@@ -118,6 +118,21 @@ def test_only_the_exercise_change_counts(course, tmp_path):
     assert run_ci_grade(course, "--head", "pr", "--pass-mark", "90", "--seed", "7").returncode == 1
 
 
+def test_checks_the_runner_failed_are_in_the_comment_but_no_score_is_sent(course, tmp_path, monkeypatch, capsys):
+    from autograder import ci_grade, connection, preflight
+
+    def never_ready(*args, **kwargs):
+        raise connection.NotStarted("ended before it was ready")
+    monkeypatch.setattr(preflight, "prove", lambda *args: None)  # the runner fails after its proof
+    monkeypatch.setattr(connection, "_await_ready", never_ready)
+    output, comment = tmp_path / "github_output", tmp_path / "comment.md"
+    code = ci_grade.main(["--repo", str(course), "--head", "pr", "--seed", "7", "--comment", str(comment),
+                          "--classroom-output", str(output)])
+    assert code == 4 and not output.exists()
+    assert r"The sandbox could not start during the import of scalar\_chain.py" in comment.read_text()
+    assert "no score was sent: run the job again." in capsys.readouterr().out
+
+
 def test_a_pull_request_that_only_edits_the_graders_earns_nothing(course, tmp_path):
     git(course, "checkout", "-qb", "cheat", "pr")
     try:
