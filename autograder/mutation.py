@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from .errors import GradeError
-from .model import load_course
+from .model import host_failed, load_course
 from .runner import Settings, grade_batch
 
 EQUIVALENT_FILE = Path("catalogue") / "equivalent.toml"
@@ -126,7 +126,8 @@ def mutation_test(root: Path, settings: Settings, jobs: int, seeds: tuple[int, .
             progress(f"{len(pending)} mutants of solutions/ (mutmut's operators), seed {seed}")
             for result in grade_batch(pending, _with_seed(settings, seed), jobs):
                 mutant = folders[result.id][0]
-                if any(e.score < e.max_score for e in result.exercises if e.name == mutant.exercise):
+                # Points withheld because the host failed a check kill nothing: that would hide a hole.
+                if any(e.score < e.max_score and not host_failed(e) for e in result.exercises if e.name == mutant.exercise):
                     killed.add(mutant.name)
     return MutationResult(tuple(mutants), frozenset(killed), load_equivalent(root), exercises)
 

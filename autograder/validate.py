@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable
 
 from .catalogue import Entry, Kind, load_entries, write_submission
-from .model import ExerciseResult
+from .model import ExerciseResult, host_failed
 from .runner import Settings, grade_batch
 
 
@@ -95,6 +95,9 @@ def validate(root: Path, seeds: tuple[int, ...], mutant_seeds: tuple[int, ...], 
                                                    replace(settings, seed=seed), jobs)}
             for mutant in mutants:
                 (exercise,) = graded[mutant.key].exercises
+                if host_failed(exercise):  # a check the host failed proves nothing, killed or not
+                    findings.append(Finding("flake", mutant.key, seed, _failing(exercise)))
+                    continue
                 diagnosed[mutant.key].append(exercise.diagnosis.mistake if exercise.diagnosis else "")
                 statuses = {t.name: t.status != "passed" for t in exercise.tests}
                 for check, killed in statuses.items():

@@ -78,3 +78,16 @@ def test_a_reference_that_fails_on_some_seed_is_a_flake(tmp_path):
     result = run(small_kit(tmp_path, reference=flaky), seeds=(1, 2, 3, 4), mutant_seeds=(1,))
     flakes = [f for f in result.findings if f.kind == "flake"]
     assert flakes and all(f.subject == "reference scalar_chain" for f in flakes)
+
+
+def test_a_mutant_whose_checks_the_host_failed_is_a_flake_never_a_kill(tmp_path, monkeypatch):
+    # Withheld points are not lost points: counted as kills, they would hide a hole.
+    from autograder import connection
+
+    def never_ready(*args, **kwargs):
+        raise connection.NotStarted("ended before it was ready")
+    monkeypatch.setattr(connection, "_await_ready", never_ready)
+    root = small_kit(tmp_path)
+    result = validate(root, (1,), (1,), settings(graders_dir=root / "graders", only_submitted=True), jobs=1)
+    mutant_flakes = {f.subject for f in result.findings if f.kind == "flake" and not f.subject.startswith("reference")}
+    assert mutant_flakes == {m.key for m in result.mutants} and not result.sound
