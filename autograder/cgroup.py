@@ -198,7 +198,7 @@ class TaskRoom:
 
     left: int
     limit: int
-    folder: Path
+    folder: Path | None  # None: the user's process limit, which room.py reads the same way
 
 
 def task_room(root: Path = CGROUP_ROOT, proc_cgroup: Path = Path("/proc/self/cgroup")) -> TaskRoom | None:

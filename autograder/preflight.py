@@ -25,7 +25,7 @@ import pytest
 
 import numpy as np
 
-from .cgroup import TaskRoom, task_room
+from . import room
 from .client import StudentModule
 from .codec import RngSpec
 from .errors import GradeError
@@ -96,64 +96,10 @@ def prove(isolation: str, limits: Limits, bwrap_path: str = "") -> None:
                           f"({value!r:.200}); the Python environment is broken.")
 
 
-# Tasks (processes and threads) that grading starts, as a pids cgroup counts them, over the grader's
-# own. Measured: check peaks at 5 with zygotes and 9 with --workers fresh (up to three sandboxes of
-# three at once: an exercise's worker, a plot's, and one killed but not yet gone), and 10 free still
-# failed now and then; grade --jobs 2 peaks near 30.
-TASKS_PER_JOB = 12
-TASKS_PER_POOL_PROCESS = 2  # a pool process and numpy's thread
-TASKS_FOR_POOL = 8  # the pool's manager process and the threads that feed it
-
-
-def tasks_needed(jobs: int) -> int:
-    return TASKS_PER_JOB if jobs <= 1 else jobs * (TASKS_PER_JOB + TASKS_PER_POOL_PROCESS) + TASKS_FOR_POOL
-
-
-def too_few_tasks(jobs: int, room: TaskRoom | None) -> str:
-    """Why the pids cgroup this grader runs in (which binds root too) leaves too little room, or ""."""
-    needed = tasks_needed(jobs)
-    if room is None or room.left >= needed:
-        return ""
-    fewer, jobs_said = ("", "") if jobs <= 1 else (" or grade with fewer --jobs", f" with {jobs} jobs")
-    return (f"this machine lets the grader start only {max(room.left, 0)} more processes and threads "
-            f"(pids.max {room.limit} in {room.folder}), and grading{jobs_said} needs "
-            f"{needed}; raise the limit (docker run --pids-limit, systemd TasksMax){fewer}.")
-
-
-# Files this process opens while grading: measured with check, from 14 files free failing to 18
-# passing (a zygote's socket, a worker's pipes, its arena, its logs); a pool process opens its own.
-FILES_PER_JOB = 20
-FILES_PER_POOL_PROCESS = 4  # the pipes and sentinel of a pool process, on this side
-
-
-def files_needed(jobs: int) -> int:
-    return FILES_PER_JOB if jobs <= 1 else FILES_PER_JOB + jobs * FILES_PER_POOL_PROCESS
-
-
-def too_few_files(jobs: int, open_now: int | None, limit: int | None) -> str:
-    """Why this process (a notebook kernel, a service) holds too much of its open-files limit, or ""."""
-    if open_now is None or limit is None or limit - open_now >= files_needed(jobs):
-        return ""
-    return (f"this process holds {open_now} of the {limit} files it may open, and grading needs "
-            f"{files_needed(jobs)} more; close some, or raise the limit (ulimit -n) and start it again.")
-
-
-def _open_files() -> tuple[int | None, int | None]:
-    """How many files this process holds and may hold (the soft limit, already raised to the hard one)."""
-    try:
-        held = len(os.listdir("/proc/self/fd")) - 1  # less the listing's own
-    except OSError:
-        return None, None
-    if resource is None:
-        return held, None
-    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    return held, None if soft == resource.RLIM_INFINITY else soft
-
-
 def prove_room(jobs: int) -> None:
     """Refuse before grading where too few processes may start or files open: a worker that
     cannot start would cost every student points, or withhold them all."""
-    short = too_few_tasks(jobs, task_room()) or too_few_files(jobs, *_open_files())
+    short = room.shortfall(jobs)
     if short:
         raise HostProblem(short)
 

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from autograder import cgroup, cli, connection, preflight, sandbox, zygote
+from autograder import cgroup, cli, connection, preflight, room, sandbox, zygote
 from autograder.cli import Exit
 from autograder.client import StudentModule
 from autograder.model import SANDBOX_FAILED, CheckResult, Status
@@ -116,8 +117,8 @@ def fake_tree(tmp_path: Path, version: int, limits: dict[str, tuple[str, int]]) 
 @pytest.mark.parametrize("version", [1, 2])
 def test_the_tightest_limit_of_the_group_and_its_ancestors_is_the_room(tmp_path, version):
     root, proc = fake_tree(tmp_path, version, {"box": ("40", 31), "box/inner": ("max", 3)})
-    room = cgroup.task_room(root, proc)
-    assert (room.left, room.limit, room.folder.name) == (9, 40, "box")
+    found = cgroup.task_room(root, proc)
+    assert (found.left, found.limit, found.folder.name) == (9, 40, "box")
 
 
 @pytest.mark.parametrize("version", [1, 2])
@@ -127,15 +128,15 @@ def test_no_limit_anywhere_is_no_room_to_check(tmp_path, version):
 
 
 def test_too_little_room_is_one_sentence_with_what_to_do(tmp_path):
-    room = cgroup.TaskRoom(left=12, limit=14, folder=Path("/sys/fs/cgroup/pids/docker/abc"))
-    assert preflight.too_few_tasks(2, room) == (
+    tight = cgroup.TaskRoom(left=12, limit=14, folder=Path("/sys/fs/cgroup/pids/docker/abc"))
+    assert room.too_few_tasks(2, tight) == (
         "this machine lets the grader start only 12 more processes and threads (pids.max 14 in "
-        "/sys/fs/cgroup/pids/docker/abc), and grading with 2 jobs needs 36; raise the limit "
+        "/sys/fs/cgroup/pids/docker/abc), and grading with 2 jobs needs 44; raise the limit "
         "(docker run --pids-limit, systemd TasksMax) or grade with fewer --jobs.")
-    assert preflight.too_few_tasks(1, cgroup.TaskRoom(11, 13, Path("/g"))).endswith(
-        "and grading needs 12; raise the limit (docker run --pids-limit, systemd TasksMax).")
-    assert preflight.too_few_tasks(1, cgroup.TaskRoom(12, 13, Path("/g"))) == ""
-    assert preflight.too_few_tasks(8, None) == ""
+    assert room.too_few_tasks(1, cgroup.TaskRoom(15, 17, Path("/g"))).endswith(
+        "and grading needs 16; raise the limit (docker run --pids-limit, systemd TasksMax).")
+    assert room.too_few_tasks(1, cgroup.TaskRoom(16, 17, Path("/g"))) == ""
+    assert room.too_few_tasks(8, None) == ""
 
 
 needs_pids_v1 = pytest.mark.skipif(os.geteuid() != 0 or not (PIDS_V1 / "cgroup.procs").exists(),
@@ -167,7 +168,7 @@ def test_a_pids_limit_too_low_to_grade_is_refused_before_anyone_is_graded(tmp_pa
 @pytest.mark.parametrize("workers", zygote.WORKERS)
 def test_the_least_room_the_kit_accepts_gives_a_correct_student_full_marks(tmp_path, workers):
     # The grader itself holds one task when it looks (numpy's threads are held to none).
-    done, results = check_in_pids_cgroup(tmp_path, 1 + preflight.tasks_needed(1), "--workers", workers)
+    done, results = check_in_pids_cgroup(tmp_path, 1 + room.tasks_needed(1), "--workers", workers)
     (student,) = results["students"]
     assert done.returncode == 0 and student["score"] == student["max_score"] > 0, done.stderr[-2000:]
 
@@ -200,12 +201,12 @@ def test_a_forked_worker_that_never_got_ready_is_tried_again_from_a_new_zygote(m
 # --- the room left under the open-files limit -------------------------------------------------
 
 def test_too_few_files_left_is_one_sentence_with_what_to_do():
-    assert preflight.too_few_files(1, 1010, 1024) == (
+    assert room.too_few_files(1, 1010, 1024) == (
         "this process holds 1010 of the 1024 files it may open, and grading needs 20 more; close some, "
         "or raise the limit (ulimit -n) and start it again.")
-    assert preflight.too_few_files(1, 1004, 1024) == ""
-    assert preflight.too_few_files(2, 1000, 1024) != "" and preflight.too_few_files(2, 990, 1024) == ""
-    assert preflight.too_few_files(1, 5000, None) == ""
+    assert room.too_few_files(1, 1004, 1024) == ""
+    assert room.too_few_files(2, 1000, 1024) != "" and room.too_few_files(2, 990, 1024) == ""
+    assert room.too_few_files(1, 5000, None) == ""
 
 
 HOLDING = """
@@ -243,3 +244,42 @@ def test_a_budget_spent_while_a_new_worker_starts_is_the_students_timeout():
     finally:
         module.close()
     assert "ran out of time, having used up the 180 seconds it may run for your whole submission" in stopped.value.message
+
+
+# --- the user's process limit (ulimit -u), which binds everyone but root -----------------------
+
+def test_the_users_tasks_are_counted_against_its_process_limit(tmp_path, monkeypatch):
+    for pid, uid, threads in (("17", 1000, 3), ("18", 1000, 1), ("19", 0, 40), ("20", 1001, 5)):
+        (tmp_path / pid).mkdir()
+        (tmp_path / pid / "status").write_text(f"Name:\tx\nUid:\t{uid}\t{uid}\t{uid}\t{uid}\nThreads:\t{threads}\n")
+    (tmp_path / "self").mkdir()
+    monkeypatch.setattr(room.os, "getuid", lambda: 1000)
+    monkeypatch.setattr(room.resource, "getrlimit", lambda kind: (20, 20))
+    found = room.user_task_room(str(tmp_path))
+    assert (found.left, found.limit, found.folder) == (16, 20, None)
+    assert room.too_few_tasks(1, found) == ""
+    assert room.too_few_tasks(2, found) == (
+        "this machine lets the grader start only 16 more processes and threads (ulimit -u 20, which counts every "
+        "process of this user), and grading with 2 jobs needs 44; raise it (ulimit -u) or grade with fewer --jobs.")
+
+
+def _user_tasks() -> int:
+    uid, tasks = str(os.getuid()), 0
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            fields = dict(line.split(":", 1) for line in Path(f"/proc/{entry}/status").read_text().splitlines() if ":" in line)
+        except OSError:
+            continue
+        tasks += int(fields["Threads"]) if fields["Uid"].split()[0] == uid else 0
+    return tasks
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root is not bound by RLIMIT_NPROC")
+def test_a_user_process_limit_too_low_to_grade_is_refused_before_anyone_is_graded(tmp_path):
+    limit = _user_tasks() + 8  # the new grader and its thread, and fewer than grading needs
+    report = tmp_path / "r.json"
+    done = subprocess.run([sys.executable, str(GRADE_PY), "check", str(CORRECT), "--seed", "3", "--json", str(report)],
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NPROC, (limit, limit)),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and not report.exists(), done.stderr[-2000:]
+    assert done.stderr.startswith("error: this machine lets the grader start only ") and "ulimit -u" in done.stderr
