@@ -267,8 +267,8 @@ class StudentModule:
         failure = sandbox.start_failure(process) if process else None
         code = process.poll() if process else None
         if process is not None:
-            try:
-                process.wait(timeout=1)  # its stderr is complete once it has exited
+            try:  # its stderr is complete once it has exited; one never ready may still be waiting
+                process.wait(timeout=0.1 if not_started else 1)
             except Exception:  # noqa: BLE001
                 pass
             code = process.poll()
