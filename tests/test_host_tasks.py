@@ -90,7 +90,7 @@ def test_check_on_a_host_that_starts_no_worker_withholds_the_points_and_exits_4(
     out, err = capsys.readouterr()
     checks = [t for e in json.loads(report.read_text())["students"][0]["exercises"] for t in e["tests"]]
     assert code == Exit.INCOMPLETE == 4
-    assert len(checks) > 10 and all(t["message"].startswith(SANDBOX_FAILED) for t in checks)
+    assert len(checks) > 5 and all(t["message"].startswith(SANDBOX_FAILED) for t in checks)
     assert "Your code" not in out
     assert err.startswith(f"note: {len(checks)} checks could not be graded here, through no fault of yours "
                           f"({SANDBOX_FAILED} during the import of ")
