@@ -20,6 +20,7 @@ import json
 import os
 import select
 import socket
+import subprocess
 from dataclasses import dataclass, field
 
 from . import sandbox
@@ -112,10 +113,13 @@ class Zygote:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self._process = sandbox.spawn(self.isolation, self.limits, self.bwrap_path, zygote_fd=theirs.fileno())
-        except OSError:
+        except (OSError, subprocess.SubprocessError):  # a failed preexec step is a SubprocessError
             ours.close()
             self._failed_starts += 1
             return False
+        except BaseException:
+            ours.close()
+            raise
         finally:
             theirs.close()
         self._control = ours
