@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder import connection  # here, as validate's own is: a test that reloads the kit would part them
 from autograder.render.validation import render_validation
 from autograder.validate import validate
 from conftest import GRADERS, ROOT, SOLUTIONS, settings
@@ -82,8 +83,6 @@ def test_a_reference_that_fails_on_some_seed_is_a_flake(tmp_path):
 
 def test_a_mutant_whose_checks_the_host_failed_is_a_flake_never_a_kill(tmp_path, monkeypatch):
     # Withheld points are not lost points: counted as kills, they would hide a hole.
-    from autograder import connection
-
     def never_ready(*args, **kwargs):
         raise connection.NotStarted("ended before it was ready")
     monkeypatch.setattr(connection, "_await_ready", never_ready)
