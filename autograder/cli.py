@@ -10,6 +10,7 @@ import argparse
 import datetime as dt
 import enum
 import difflib
+import io
 import os
 import secrets
 import shutil
@@ -395,6 +396,12 @@ def show(text: str, kept: str = "") -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
     except OSError as error:
+        try:  # what is still buffered would fail again when Python flushes at exit (exit code 120)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, io.UnsupportedOperation):
+            pass
         raise GradeError(f"cannot write to standard output ({error.strerror or error})"
                          f"{f'; {kept}' if kept else ''}.") from None
 
