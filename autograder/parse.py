@@ -78,8 +78,8 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
         tests = tuple(tests_by_exercise.get(exercise.name, ()))
         if exercise.name in broken or not tests:
             results.append(ExerciseResult(exercise.name, exercise.title, 0.0, 0.0, "error", (),
-                                          message="The grader for this exercise could not be loaded; "
-                                                  "this is not your fault and it scores nothing either way."))
+                                          message=f"{GRADER_FAILED} to load for this exercise; this is not your "
+                                                  "fault and it scores nothing either way."))
         elif exercise.name not in submitted:
             results.append(exercise_result(exercise.name, exercise.title, tests, "missing",
                                            f"{exercise.name}.py was not submitted.", problems.get(exercise.name)))

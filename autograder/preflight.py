@@ -138,11 +138,12 @@ class _Collected:
 
 def prove_graders(graders_dir: Path) -> None:
     """Every grader listed in course.toml loads here; one that does not would score everyone 0."""
-    from .runner import InterruptWatch
+    from .runner import InterruptWatch, claim_grader_modules
 
     collected, interrupt = _Collected(), InterruptWatch()
     args = [str(graders_dir), f"-c={graders_dir / 'pytest.ini'}", f"--rootdir={graders_dir}", "--collect-only",
             "-q", "-p", "no:cacheprovider", "-W", "ignore::pytest.PytestAssertRewriteWarning"]
+    claim_grader_modules(graders_dir)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         pytest.main(args, plugins=[collected, interrupt])
     interrupt.reraise()

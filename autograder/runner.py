@@ -10,8 +10,9 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import math
+import os
+import sys
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -96,7 +97,26 @@ def _pytest_args(targets: list[str], submission: Path, settings: Settings) -> li
     return args
 
 
-def _run_quietly(args: list[str], plugins: list) -> None:
+def claim_grader_modules(graders_dir: Path) -> None:
+    """Make the next session import these graders, not another kit's of the same names.
+
+    pytest imports a grader under its file's base name and leaves it in ``sys.modules`` and its
+    folder on ``sys.path``. A second folder of graders in the same process (``validate`` on another
+    kit, a long-lived cluster worker after the graders changed) would meet the first one's
+    ``test_scalar_chain`` and fail to collect it, and nobody could be graded on that exercise."""
+    folder = os.path.realpath(graders_dir)
+    for path in [*Path(folder).glob("test_*.py"), Path(folder) / "conftest.py"]:
+        module = sys.modules.get(path.stem)
+        origin = getattr(module, "__file__", None)
+        if module is not None and (origin is None or os.path.realpath(origin) != str(path)):
+            del sys.modules[path.stem]
+    # pytest puts the folder in front again each session: a long-lived process would grow sys.path by
+    # one entry per session, and every later import would search them all.
+    sys.path[:] = [entry for entry in sys.path if not entry or os.path.realpath(entry) != folder]
+
+
+def _run_quietly(args: list[str], plugins: list, graders_dir: Path) -> None:
+    claim_grader_modules(graders_dir)
     interrupt = InterruptWatch()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         pytest.main(args, plugins=[*plugins, interrupt])
@@ -106,7 +126,8 @@ def _run_quietly(args: list[str], plugins: list) -> None:
 def run_pytest(submission: Path, settings: Settings) -> dict:
     """Run every grader against one submission folder in a session of its own; pytest-json-report's raw report."""
     report_plugin = JSONReport()
-    _run_quietly(_pytest_args(_targets(settings, [submission]), submission, settings), [report_plugin])
+    _run_quietly(_pytest_args(_targets(settings, [submission]), submission, settings), [report_plugin],
+                 settings.graders_dir)
     return report_plugin.report or {}
 
 
@@ -114,7 +135,8 @@ def run_shard(folders: list[Path], settings: Settings, on_report: Callable[[int,
     """Run every grader against each folder in turn, in one session (shard.py); each report as it is done."""
     report_plugin = ShardReport()
     loop = ShardLoop(folders, report_plugin, on_report, _exercises_for(settings))
-    _run_quietly(_pytest_args(_targets(settings, folders), folders[0], settings), [report_plugin, loop])
+    _run_quietly(_pytest_args(_targets(settings, folders), folders[0], settings), [report_plugin, loop],
+                 settings.graders_dir)
 
 
 class InterruptWatch:

@@ -16,7 +16,7 @@ import pytest
 
 from autograder import runner, sandbox, shard, zygote
 from autograder.catalogue import Kind, compose, load_entries
-from autograder.model import to_dict
+from autograder.model import host_failed, to_dict
 from conftest import CATALOGUE, ROOT, SOLUTIONS, settings
 from test_zygote import ZYGOTE_MODES, planting_submission, reproducible, scores
 
@@ -193,6 +193,24 @@ def test_a_grader_that_does_not_load_leaves_each_student_to_a_session_of_its_own
     assert sessions == ["solutions", "ben_carter"]
     assert [to_dict(r) for r in results] == [to_dict(runner.grade_one(sid, folder, broken)) for sid, folder in chosen]
     assert {e.status for e in results[0].exercises} == {"error"}
+    # The kit's failure, not the student's: withheld (never stored, exit 4), and validate counts no kill.
+    assert all(host_failed(e) for e in results[0].exercises)
+
+
+def test_each_kits_graders_are_its_own_when_several_grade_in_one_process(tmp_path):
+    # pytest leaves a grader in sys.modules under its file's name and its folder on sys.path: a
+    # second kit in the same process (validate on another root, a cluster worker after the graders
+    # changed) met the first one's test_scalar_chain, collected nothing and scored no checks.
+    kits = {}
+    for name in ("first", "second"):
+        kits[name] = tmp_path / name / "graders"
+        shutil.copytree(ROOT / "graders", kits[name])
+    for name in ("first", "second", "first"):  # back to the first: its folder is on sys.path, behind the second's
+        result = runner.grade_one(name, SOLUTIONS, settings(seed=1, graders_dir=kits[name], exercises=("scalar_chain",),
+                                                            isolation="process"))
+        (exercise,) = [e for e in result.exercises if e.name == "scalar_chain"]
+        assert (exercise.status, exercise.score) == ("graded", exercise.max_score) and exercise.max_score > 0, \
+            (name, exercise.message)
 
 
 @pytest.mark.parametrize("size, expected", [(None, [4]), ("3", [3, 1])])
