@@ -24,6 +24,7 @@ from .options import at_least_one, call_seconds, memory_mb, percent, seed
 from .errors import GradeError
 from .gradebooks import read_roster, write_canvas
 from .intake import Submission, annotate, find_near_misses, read_submissions
+from .jails import sweep_jails
 from .model import BatchResult, host_failed, load_course
 from .classout import write_run
 from .output import check_writable_file, locked, within_boundary, write_atomic
@@ -213,6 +214,8 @@ def default_seed(command: str | None) -> int:
 def _settings(args: argparse.Namespace, batch: bool, allow_unsandboxed: bool = True) -> Settings:
     """Settings for this run, once the sandbox has been proved on a known-good submission."""
     preflight.prove_room(getattr(args, "jobs", 1) if getattr(args, "executor", "local") == "local" else 1)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:  # only root's workers are shut in jails
+        sweep_jails()
     isolation, bwrap_path = _isolation(args.isolation, batch, allow_unsandboxed)
     limits = sandbox.Limits(call_timeout=args.timeout, memory_bytes=args.memory_mb << 20)
     preflight.prove(isolation, limits, bwrap_path)

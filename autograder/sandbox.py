@@ -23,6 +23,7 @@ from pathlib import Path
 
 from . import bwrap, seccomp
 from .cgroup import WorkerCgroup
+from .jails import make_jail
 from .proctree import process_table
 
 try:
@@ -409,7 +410,7 @@ def _spawn(isolation: str, limits: Limits, bwrap_path: str, pass_fds: tuple[int,
             env["GRADER_SECCOMP"] = seccomp.program().hex()
             forks_refused = True
         if _is_root():
-            jail = tempfile.mkdtemp(prefix="grader-jail-")
+            jail = make_jail()
             undo.append(functools.partial(shutil.rmtree, jail, ignore_errors=True))
             from .uids import reserve_uid  # POSIX only, as root only
 

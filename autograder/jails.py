@@ -1,0 +1,61 @@
+"""The empty folders that process-mode workers are shut in as root (chroot), and those a killed grader left.
+
+A worker's jail is removed when the worker is (``sandbox.kill``); a grader ended by SIGKILL, the
+OOM killer or a power cut cannot. Each jail is named for the process that made it, so a later run
+tells the jails of a grader that is gone from those in use, and removes the first.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+
+PREFIX = "grader-jail-"
+# A jail named before jails carried their maker's pid is taken for abandoned after an hour. Even
+# one still in use would come to no harm: its worker is inside already, and cannot write there.
+UNNAMED_AGE = 3600
+
+
+def make_jail() -> str:
+    return tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, as someone else's
+        return True
+    return True
+
+
+def _abandoned(name: str, modified: float) -> bool:
+    maker = name[len(PREFIX):].split("-", 1)[0]
+    if maker.isdigit() and "-" in name[len(PREFIX):]:
+        return int(maker) > 0 and not _alive(int(maker))
+    return time.time() - modified > UNNAMED_AGE
+
+
+def sweep_jails(folder: str | None = None) -> int:
+    """Remove the jails whose maker has ended, and return how many went.
+
+    Only empty folders are removed (``rmdir``), so nothing else in a shared /tmp is ever at risk,
+    whoever named it like a jail."""
+    removed = 0
+    try:
+        entries = list(os.scandir(folder or tempfile.gettempdir()))
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.name.startswith(PREFIX):
+            continue
+        try:
+            if not entry.is_dir(follow_symlinks=False) or not _abandoned(entry.name, entry.stat(follow_symlinks=False).st_mtime):
+                continue
+            os.rmdir(entry.path)
+        except OSError:  # not empty, not ours, or gone meanwhile
+            continue
+        removed += 1
+    return removed

@@ -1,0 +1,57 @@
+"""Jails a killed grader left behind are removed by the next run, and nothing else is.
+
+As root, each process-mode worker is shut in an empty folder of its own under /tmp. A grader
+ended by SIGKILL cannot remove its workers' jails: thousands piled up on a course's server.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+from autograder import jails
+
+
+def ended_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid  # reaped: no process has it until the kernel hands it out again
+
+
+def test_a_jail_whose_maker_has_ended_is_removed_and_one_in_use_is_kept(tmp_path):
+    gone, alive = ended_pid(), os.getpid()
+    (tmp_path / f"grader-jail-{gone}-a1b2c3").mkdir()
+    (tmp_path / f"grader-jail-{alive}-d4e5f6").mkdir()
+    assert jails.sweep_jails(str(tmp_path)) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"grader-jail-{alive}-d4e5f6"]
+
+
+def test_only_empty_folders_named_as_jails_are_ever_removed(tmp_path):
+    gone = ended_pid()
+    full = tmp_path / f"grader-jail-{gone}-full"
+    full.mkdir()
+    (full / "keep.txt").write_text("not a jail's")
+    (tmp_path / f"grader-jail-{gone}-file").write_text("a file, not a folder")
+    (tmp_path / f"grader-jail-{gone}-link").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / f"other-{gone}-x").mkdir()
+    assert jails.sweep_jails(str(tmp_path)) == 0
+    assert (full / "keep.txt").exists() and (tmp_path / "elsewhere").is_dir() and (tmp_path / f"other-{gone}-x").is_dir()
+
+
+def test_an_unnamed_jail_from_before_is_removed_only_once_an_hour_old(tmp_path):
+    old, new = tmp_path / "grader-jail-q8w7e6r5", tmp_path / "grader-jail-z1x2c3v4"
+    old.mkdir()
+    new.mkdir()
+    stale = time.time() - jails.UNNAMED_AGE - 60
+    os.utime(old, (stale, stale))
+    assert jails.sweep_jails(str(tmp_path)) == 1 and not old.exists() and new.exists()
+
+
+def test_a_jail_is_named_for_the_process_that_made_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(jails.tempfile, "tempdir", str(tmp_path))
+    made = jails.make_jail()
+    assert os.path.basename(made).startswith(f"grader-jail-{os.getpid()}-") and os.path.isdir(made)
+    assert jails.sweep_jails(str(tmp_path)) == 0 and os.path.isdir(made)
