@@ -126,6 +126,21 @@ def search(probe_command: Callable[[str], list[str]]) -> Search:
     return Search(None, f"{explain(stderr)} (tried {names})")
 
 
+def first() -> str | None:
+    """The bwrap a search would try first, unproved: a caller that proves it some other way
+    (the host proof starts the real worker in it) spares the probe."""
+    if not sys.platform.startswith("linux"):
+        return None
+    tried = candidates()
+    return tried[0][0] if tried else None
+
+
+def named(path: str) -> Bwrap:
+    """The bwrap at ``path`` as reports name it, without proving it again."""
+    origin = next((o for p, o in candidates() if p == path), "given")
+    return Bwrap(path, _version(path), origin)
+
+
 @functools.lru_cache(maxsize=None)
 def cached_search(probe: Callable[[str], list[str]]) -> Search:
     return search(probe)

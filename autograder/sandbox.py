@@ -245,10 +245,10 @@ def describe(isolation: str, bwrap_path: str = "") -> str:
     """The isolation record a report shows: the mode and, under bubblewrap, which bwrap."""
     if isolation != "bubblewrap":
         return isolation
+    if bwrap_path:  # proved already: naming it needs no probe
+        return bwrap.named(bwrap_path).describe()
     found = find_bwrap().found
-    if found is None or (bwrap_path and found.path != bwrap_path):
-        return f"bubblewrap ({bwrap_path})" if bwrap_path else "bubblewrap"
-    return found.describe()
+    return found.describe() if found is not None else "bubblewrap"
 
 
 PR_SET_PDEATHSIG = 1

@@ -241,10 +241,32 @@ def test_off_linux_there_is_no_bubblewrap_and_check_says_so_in_one_line(monkeypa
 
 def test_a_batch_without_a_working_bwrap_is_refused_with_the_reason(capsys, tmp_path, monkeypatch):
     (tmp_path / "class" / "ada").mkdir(parents=True)
+    broken = fake_bwrap(tmp_path, "bwrap", 1, "bwrap: No permissions to create new namespace")
+    monkeypatch.setattr(bwrap, "candidates", lambda: [(broken, "system")])  # what the host proof tries first
     monkeypatch.setattr(sandbox, "find_bwrap", lambda: bwrap.Search(None, "user namespaces are switched off"))
     code, _, err = run(capsys, "grade", str(tmp_path / "class"), "--out", str(tmp_path / "out"))
     assert code == 3 and "user namespaces are switched off" in err and "--allow-unsandboxed" in err
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.skipif(not sandbox.bubblewrap_works(), reason="needs a working bwrap")
+def test_the_host_proof_proves_the_first_bwrap_without_a_probe_of_its_own(monkeypatch):
+    # The proof starts the real worker in it: a probe before it would start a sandbox for nothing.
+    probes = []
+    monkeypatch.setattr(bwrap, "_run", lambda command: probes.append(command) or (0, ""))
+    monkeypatch.setattr(sandbox, "find_bwrap", lambda: bwrap.search(sandbox._probe_command))  # not the cached one
+    assert cli._proved_isolation("auto", True, False, sandbox.Limits()) == ("bubblewrap", bwrap.first())
+    assert probes == []
+
+
+@pytest.mark.skipif(not sandbox.bubblewrap_works(), reason="needs a working bwrap")
+def test_where_the_first_bwrap_fails_the_proof_the_search_finds_the_one_that_works(tmp_path, monkeypatch):
+    works = sandbox.find_bwrap().found.path
+    broken = fake_bwrap(tmp_path, "bwrap", 1, "bwrap: setuid broken")
+    monkeypatch.setattr(bwrap, "candidates", lambda: [(broken, "system"), (works, "bundled")])
+    monkeypatch.setattr(sandbox, "find_bwrap", lambda: bwrap.search(sandbox._probe_command))  # not the cached one
+    assert cli._proved_isolation("auto", True, False, sandbox.Limits()) == ("bubblewrap", works)
+    assert sandbox.describe("bubblewrap", works) == f"bubblewrap {bwrap._version(works)} (bundled)"
 
 
 @pytest.mark.skipif(not sandbox.bubblewrap_works(), reason="needs a working bwrap")
