@@ -40,6 +40,7 @@ from .render.validation import render_mutation, render_validation
 from .validate import validate
 from .render.documents import render_markdown
 from .render.inert import one_line
+from .render.tables import INCOMPLETE_STATUS
 from .render.terminal import render_class_summary, render_terminal
 from .render.tables import render_json
 from .runner import Settings, grade_batch, grade_one
@@ -71,7 +72,8 @@ exit codes:
      that is neither empty nor the kit's, stored results that cannot be read or were graded otherwise
   3  refused: grade will not run student code without bubblewrap unless --allow-unsandboxed
   4  incomplete: the host failed some checks (a sandbox that would not start); their points are
-     withheld, never counted against the student, and the next run grades them again
+     withheld, never counted against the student (their status is "incomplete" and canvas.csv's
+     cell blank), and the next run grades them again
 """
 
 
@@ -402,12 +404,13 @@ def run_grade(args: argparse.Namespace) -> int:
     if roster is not None:
         write_canvas(out, written.rows, roster, intake.submissions, args.canvas_column, args.canvas)
     shown = {r.id: r for r in written.rows}
-    rows = [(sid, f"{shown[sid].score:g}/{shown[sid].max_score:g}", shown[sid].status) for sid in outcome.folders]
+    rows = [(sid, f"{shown[sid].score:g}/{shown[sid].max_score:g}", INCOMPLETE_STATUS if shown[sid].withheld else shown[sid].status)
+            for sid in outcome.folders]
     show(render_class_summary(rows, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
          + f"Wrote {out / 'results.json'}, {out / 'gradebook.csv'} and {len(written.rows)} reports in "
          f"{out / 'reports'} ({len(outcome.graded_now)} graded now, {len(written.rows) - len(outcome.graded_now)} kept).\n",
          kept=f"everything in {out} was written")
-    return _incomplete(outcome, out)
+    return _incomplete(outcome, out, written.rows)
 
 
 def show(text: str, kept: str = "") -> None:
@@ -430,11 +433,17 @@ def _gist(message: str) -> str:
     return one_line(message).split("; this is not your fault")[0].removesuffix(".")
 
 
-def _incomplete(outcome, out: Path) -> int:
-    """Exit.INCOMPLETE, said in one sentence, when the host failed some of this run's checks."""
+def _incomplete(outcome, out: Path, rows) -> int:
+    """Exit.INCOMPLETE, said in one sentence, when the host failed some checks of the outputs' students."""
     hit = [(sid, e) for sid in sorted(outcome.graded_now) for e in outcome.result(sid).exercises if host_failed(e)]
+    kept = sorted(r.id for r in rows if r.withheld and r.id not in outcome.graded_now)
+    if kept:  # an earlier run's, kept from results.json by --only: the outputs are no more final than then
+        sys.stderr.write(f"note: {len(kept)} student{'s' * (len(kept) != 1)} kept from the earlier run into {out} "
+                         f"({', '.join(map(repr, kept[:5]))}{', ...' if len(kept) > 5 else ''}) still "
+                         f"{'have' if len(kept) != 1 else 'has'} withheld checks; grade "
+                         f"{'them' if len(kept) != 1 else 'that student'} again.\n")
     if not hit:
-        return Exit.DONE
+        return Exit.INCOMPLETE if kept else Exit.DONE
     first = next((t.message for t in hit[0][1].tests if t.grader_failed), hit[0][1].message)
     students = len({sid for sid, _e in hit})
     sys.stderr.write(f"note: {len(hit)} exercise{'s' * (len(hit) != 1)} of {students} student{'s' * (students != 1)} "

@@ -36,6 +36,7 @@ class CanvasGradebook:
     text: str
     matched: int
     unmatched: tuple[str, ...]  # graded students with no roster row
+    blank: tuple[str, ...] = ()  # roster students whose checks were withheld: no score to import yet
 
 
 def read_roster(path: Path) -> Roster:
@@ -72,12 +73,13 @@ def _cell(text: str) -> str:
 
 def canvas_gradebook(students: Sequence[GradeRow], roster: Roster, submissions: tuple[Submission, ...],
                      column: str) -> CanvasGradebook:
-    """``students`` are the class's gradebook rows (or a batch's students: only id and scores are read)."""
+    """``students`` are the class's gradebook rows; one whose checks were withheld gets a blank cell."""
     by_key: dict[str, str] = {}
     for submission in submissions:
         for key in (submission.id, *submission.aliases):
             by_key.setdefault(key.casefold(), submission.id)
-    scores = {s.id: s.score for s in students}
+    # A partial score (the host failed some checks) is left blank: imported, it would stand as final.
+    scores = {s.id: None if s.withheld else s.score for s in students}
     maximum = max((s.max_score for s in students), default=0.0)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -88,9 +90,11 @@ def canvas_gradebook(students: Sequence[GradeRow], roster: Roster, submissions: 
         sid = next((by_key[k] for k in sorted(_keys(row)) if k in by_key), None)
         if sid is not None:
             used.add(sid)
-        writer.writerow([_cell(row.get(c, "")) for c in ID_COLUMNS] + [points(scores.get(sid, 0.0))])
+        score = scores.get(sid, 0.0)
+        writer.writerow([_cell(row.get(c, "")) for c in ID_COLUMNS] + ["" if score is None else points(score)])
     unmatched = tuple(s.id for s in students if s.id not in used)
-    return CanvasGradebook(buffer.getvalue(), len(used), unmatched)
+    blank = tuple(s.id for s in students if s.withheld and s.id in used)
+    return CanvasGradebook(buffer.getvalue(), len(used), unmatched, blank)
 
 
 def write_canvas(out: Path, students: Sequence[GradeRow], roster: Roster, submissions: tuple[Submission, ...], column: str,
@@ -102,3 +106,9 @@ def write_canvas(out: Path, students: Sequence[GradeRow], roster: Roster, submis
                      f"{len(roster.students)} roster students have a submission; the others get 0.\n")
     for sid in gradebook.unmatched:
         sys.stderr.write(f"warning: {sid!r} has a submission but no row in {roster_path}; not in canvas.csv.\n")
+    if gradebook.blank:
+        count = len(gradebook.blank)
+        sys.stderr.write(f"warning: {count} student{'s' * (count != 1)} ({', '.join(map(repr, gradebook.blank[:5]))}"
+                         f"{', ...' if count > 5 else ''}) could not be fully graded through no fault of theirs, so "
+                         f"{'their cells are' if count != 1 else 'the cell is'} left blank in canvas.csv; grade "
+                         f"again into {out} before you import it.\n")

@@ -11,9 +11,12 @@ refusal covers a grading process that holds nearly all the files it may open.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -95,6 +98,58 @@ def test_check_on_a_host_that_starts_no_worker_withholds_the_points_and_exits_4(
     assert err.startswith(f"note: {len(checks)} checks could not be graded here, through no fault of yours "
                           f"({SANDBOX_FAILED} during the import of ")
     assert err.endswith("their points are withheld, not lost: run again, and tell your instructor if it goes on.\n")
+
+
+ROSTER = """Student,ID,SIS User ID,SIS Login ID,Section,Homework 1
+"Okafor, Amara",1234,S-001,amara@school.edu,Section A,
+"Carter, Ben",2345,S-002,ben@school.edu,Section A,
+"""
+
+
+def one_exercise_kit(root: Path) -> Path:
+    (root / "graders").mkdir(parents=True)
+    for name in ("test_scalar_chain.py", "pytest.ini"):
+        shutil.copy(ROOT / "graders" / name, root / "graders")
+    (root / "graders" / "course.toml").write_text('[[exercise]]\nname = "scalar_chain"\ntitle = "S"\n')
+    shutil.copytree(ROOT / "templates", root / "templates")
+    return root
+
+
+def test_a_grade_the_host_failed_is_incomplete_in_every_output_until_it_is_graded_again(tmp_path, monkeypatch, capsys):
+    # A partial score in canvas.csv would be imported as the student's grade: it is left blank.
+    monkeypatch.setattr(cli, "ROOT", one_exercise_kit(tmp_path / "kit"))
+    monkeypatch.setattr(preflight, "prove", lambda *args: None)
+    for name in ("amara", "ben"):
+        (tmp_path / "class" / name).mkdir(parents=True)
+        shutil.copy(CORRECT / "scalar_chain.py", tmp_path / "class" / name)
+    (tmp_path / "roster.csv").write_text(ROSTER)
+    out = tmp_path / "out"
+
+    def grade(*extra: str) -> tuple[int, dict[str, str], dict[str, str], str]:
+        code = cli.main(["grade", str(tmp_path / "class"), "--out", str(out), "--jobs", "1", "--isolation", "process",
+                         "--allow-unsandboxed", "--seed", "3", "--canvas", str(tmp_path / "roster.csv"),
+                         "--canvas-column", "Homework 1", *extra])
+        _out, err = capsys.readouterr()
+        statuses = {row["id"]: row["status"] for row in csv.DictReader(io.StringIO((out / "gradebook.csv").read_text()))}
+        canvas = {row["ID"]: row["Homework 1"] for row in csv.DictReader(io.StringIO((out / "canvas.csv").read_text()))}
+        return code, statuses, canvas, err
+
+    with monkeypatch.context() as host:
+        host.setattr(connection, "_await_ready", lambda *args, **kwargs: (_ for _ in ()).throw(
+            connection.NotStarted("ended before it was ready")))
+        code, statuses, canvas, err = grade()
+    assert (code, statuses) == (Exit.INCOMPLETE, {"amara": "incomplete", "ben": "incomplete"})
+    assert {k: v for k, v in canvas.items() if k in ("1234", "2345")} == {"1234": "", "2345": ""}
+    assert "2 students ('amara', 'ben') could not be fully graded through no fault of theirs" in err
+
+    code, statuses, canvas, err = grade("--only", "amara")  # a healthy host; ben is kept from the first run
+    assert (code, statuses) == (Exit.INCOMPLETE, {"amara": "graded", "ben": "incomplete"})
+    assert float(canvas["1234"]) > 0 and canvas["2345"] == ""
+    assert "1 student kept from the earlier run" in err and "('ben') still has withheld checks" in err
+
+    code, statuses, canvas, err = grade()
+    assert (code, statuses) == (Exit.DONE, {"amara": "graded", "ben": "graded"})
+    assert float(canvas["1234"]) == float(canvas["2345"]) > 0 and "withheld" not in err
 
 
 # --- the room a pids cgroup leaves ---------------------------------------------------------------

@@ -8,11 +8,13 @@ import json
 from dataclasses import dataclass, replace
 from typing import Iterable
 
-from ..model import RESULTS_MARKER, BatchResult, StudentResult, to_dict
+from ..model import RESULTS_MARKER, BatchResult, StudentResult, host_failed, to_dict
 from ..names import report_paths
 from ..view import points
 from .inert import one_line
 
+
+INCOMPLETE_STATUS = "incomplete"  # the gradebook's status for a student with withheld checks: not a final score
 
 # JSON escapes C0 controls itself; DEL and the C1 controls (U+009B is a CSI) it leaves raw.
 _RAW_CONTROLS = {code: f"\\u{code:04x}" for code in range(0x7F, 0xA0)}
@@ -53,11 +55,13 @@ class GradeRow:
     max_score: float
     status: str
     scores: tuple[tuple[str, float], ...]  # per exercise, in the student's order
+    withheld: bool = False  # the host failed some checks: the score is partial, and the next run grades them
 
 
 def grade_row(student: StudentResult) -> GradeRow:
     return GradeRow(student.id, student.score, student.max_score, student.status,
-                    tuple((e.name, e.score) for e in student.exercises))
+                    tuple((e.name, e.score) for e in student.exercises),
+                    any(host_failed(e) for e in student.exercises))
 
 
 def _cell(text: str) -> str:
@@ -86,5 +90,6 @@ def render_gradebook_rows(rows: Iterable[GradeRow]) -> str:
         scores = {name: points(score) for name, score in student.scores}
         writer.writerow([_cell(one_line(student.id)), *(scores.get(n, "0") for n in names),
                          points(student.score), points(student.max_score),
-                         _percent(student.score, student.max_score), student.status, _cell(reports[student.id])])
+                         _percent(student.score, student.max_score), INCOMPLETE_STATUS if student.withheld else student.status,
+                         _cell(reports[student.id])])
     return buffer.getvalue()
