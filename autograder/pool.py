@@ -1,31 +1,31 @@
 """Grading a class across a pool of trusted processes, a shard of students per task.
 
 A pool process never runs student code (its workers do, in their sandboxes); each result comes back
-through a queue as soon as it is known, so the run stores it at once: a run killed halfway loses
-only the students being graded at that moment.
+as soon as it is known, a file in a spool folder the run reads, so the run stores it at once: a run
+killed halfway loses only the students being graded at that moment.
+
+A spool, not a queue: a manager's queue starts a thread for every connection, and a student's code
+may take every task the user may start (without root, where no control group bounds a worker).
+The manager could then start none, its accepting thread died, and the run hung. Writing a file
+needs no thread, no lock that a dying process could hold, and no pipe it could leave half-written.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import json
 import multiprocessing
-import multiprocessing.managers
 import os
-import queue
+import shutil
 import signal
+import tempfile
+import time
 from pathlib import Path
 from typing import Callable
 
 from . import sandbox
-from .model import StudentResult, load_course
+from .model import ResultsFormatError, StudentResult, load_course, student_from_dict, to_dict
 from .runner import Settings, failed_student, grade_shard, shards
-
-
-def _start_mailbox(parent: int) -> None:
-    """In the queue's manager: dies with the run, and leaves Ctrl-C to the run (it decides what an
-    interruption means, not its mailbox)."""
-    sandbox.die_with_parent(parent)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _start_pool_process(parent: int) -> None:
@@ -40,15 +40,23 @@ def _start_pool_process(parent: int) -> None:
     signal.signal(signal.SIGINT, lambda _signum, _frame: os._exit(130))
 
 
-def _grade_shard_into(students: list[tuple[str, Path]], settings: Settings, done) -> list[StudentResult]:
-    """In a pool process: a shard, each result put on ``done`` (a queue the run reads) as soon as it is
-    known, and all of them returned at the end (what a lost queue could not carry arrives then)."""
-    def put(result: StudentResult) -> None:
+def _grade_shard_into(students: list[tuple[str, Path]], settings: Settings, spool: str) -> list[StudentResult]:
+    """In a pool process: a shard, each result posted to ``spool`` as soon as it is known, and all of
+    them returned at the end (what the spool could not take arrives then)."""
+    def post(result: StudentResult) -> None:
         try:
-            done.put(result)
-        except (OSError, EOFError):  # the queue's manager is gone: the returned list still carries it
+            _post(Path(spool), result)
+        except (OSError, ValueError):  # a full disk, say: the returned list still carries it
             pass
-    return grade_shard(students, settings, put)
+    return grade_shard(students, settings, post)
+
+
+def _post(spool: Path, result: StudentResult) -> None:
+    # Named to sort in the order posted; renamed into place whole, so the run never reads half a file.
+    fd, part = tempfile.mkstemp(prefix=f"{time.monotonic_ns():020d}-", suffix=".part", dir=spool)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(json.dumps(to_dict(result), ensure_ascii=False).encode("utf-8", "surrogateescape"))
+    os.rename(part, part.removesuffix(".part") + ".json")
 
 
 def grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: int,
@@ -63,11 +71,8 @@ def grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: in
 
     pending = list(students)
     context = multiprocessing.get_context("spawn")
-    # Results travel back one by one through a queue, so each is stored as soon as it is known.
-    manager = multiprocessing.managers.SyncManager(ctx=context)
-    manager.start(_start_mailbox, (os.getpid(),))
+    spool = tempfile.mkdtemp(prefix="gradient-kit-spool-")
     try:
-        done = manager.Queue()
         # A pool process that dies (it never runs student code, so only a grader bug or the OOM
         # killer can do that) breaks the pool: start a fresh one for whatever was not finished.
         for _attempt in range(2):
@@ -77,31 +82,34 @@ def grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: in
             with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
                                                         initializer=_start_pool_process,
                                                         initargs=(os.getpid(),)) as pool:
-                futures = {pool.submit(_grade_shard_into, shard, settings, done)
+                futures = {pool.submit(_grade_shard_into, shard, settings, spool)
                            for shard in shards(pending, settings.shard_size, jobs)}
                 while futures:
                     finished, futures = concurrent.futures.wait(futures, timeout=0.2,
                                                                 return_when=concurrent.futures.FIRST_COMPLETED)
-                    _drain(done, arrived)
+                    _drain(Path(spool), arrived)
                     for future in finished:
                         try:
-                            for result in future.result():  # what the queue has not brought yet, if anything
+                            for result in future.result():  # what the spool has not brought yet, if anything
                                 arrived(result)
                         except Exception:  # noqa: BLE001  (a broken pool: retried below)
                             continue
             pending = [(sid, folder) for sid, folder in pending if sid not in results]
     finally:
-        manager.shutdown()
+        shutil.rmtree(spool, ignore_errors=True)
     course = load_course(settings.graders_dir)
     for sid, _folder in pending:
         arrived(failed_student(sid, course, "Grading this submission crashed the grader twice."))
     return [results[sid] for sid, _folder in students]
 
 
-def _drain(done, arrived: Callable[[StudentResult], None]) -> None:
-    while True:
+def _drain(spool: Path, arrived: Callable[[StudentResult], None]) -> None:
+    """Every result posted so far, in the order posted; a file that cannot be read is left to the task's return."""
+    for path in sorted(spool.glob("*.json")):
         try:
-            result = done.get_nowait()
-        except (queue.Empty, OSError, EOFError):  # nothing yet, or no manager: the tasks' returns remain
-            return
-        arrived(result)
+            result = student_from_dict(json.loads(path.read_bytes().decode("utf-8", "surrogateescape")), path.name)
+        except (OSError, ValueError, RecursionError, ResultsFormatError):
+            result = None
+        path.unlink(missing_ok=True)
+        if result is not None:
+            arrived(result)

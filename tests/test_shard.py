@@ -229,3 +229,20 @@ def test_grade_shard_size_option_sets_how_many_students_share_a_session(size, ex
     code = cli.main(argv + (["--shard-size", size] if size else []))
     capsys.readouterr()
     assert code == 0 and seen == expected
+
+
+def test_the_spool_gives_each_posted_result_back_whole_and_in_order_and_skips_what_it_cannot_read(tmp_path):
+    # A pool process posts each result as a file: no manager, so no thread a student's code could starve.
+    from dataclasses import replace
+
+    from autograder import pool
+    graded = runner.grade_one("zoe", SOLUTIONS, settings(seed=1, exercises=("scalar_chain",), isolation="process"))
+    other = replace(graded, id="ann", score=0.0)
+    pool._post(tmp_path, graded)
+    pool._post(tmp_path, other)
+    (tmp_path / "0-cut-short.part").write_text("{")  # a post its process did not finish: never renamed
+    (tmp_path / "1-unreadable.json").write_text('{"id": 3}')  # left to the task's returned list
+    got = []
+    pool._drain(tmp_path, got.append)
+    assert [to_dict(r) for r in got] == [to_dict(graded), to_dict(other)] and graded.exercises
+    assert [p.name for p in tmp_path.iterdir()] == ["0-cut-short.part"]
