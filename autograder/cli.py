@@ -410,7 +410,7 @@ def run_grade(args: argparse.Namespace) -> int:
          + f"Wrote {out / 'results.json'}, {out / 'gradebook.csv'} and {len(written.rows)} reports in "
          f"{out / 'reports'} ({len(outcome.graded_now)} graded now, {len(written.rows) - len(outcome.graded_now)} kept).\n",
          kept=f"everything in {out} was written")
-    return _incomplete(outcome, out, written.rows)
+    return _incomplete(outcome, out, written.rows, {s.id for s in intake.submissions})
 
 
 def show(text: str, kept: str = "") -> None:
@@ -433,10 +433,11 @@ def _gist(message: str) -> str:
     return one_line(message).split("; this is not your fault")[0].removesuffix(".")
 
 
-def _incomplete(outcome, out: Path, rows) -> int:
+def _incomplete(outcome, out: Path, rows, submitted: set[str]) -> int:
     """Exit.INCOMPLETE, said in one sentence, when the host failed some checks of the outputs' students."""
     hit = [(sid, e) for sid in sorted(outcome.graded_now) for e in outcome.result(sid).exercises if host_failed(e)]
-    kept = sorted(r.id for r in rows if r.withheld and r.id not in outcome.graded_now)
+    # Only students who still have a submission: another run can grade them (the others only --fresh drops).
+    kept = sorted(r.id for r in rows if r.withheld and r.id not in outcome.graded_now and r.id in submitted)
     if kept:  # an earlier run's, kept from results.json by --only: the outputs are no more final than then
         sys.stderr.write(f"note: {len(kept)} student{'s' * (len(kept) != 1)} kept from the earlier run into {out} "
                          f"({', '.join(map(repr, kept[:5]))}{', ...' if len(kept) > 5 else ''}) still "

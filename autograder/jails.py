@@ -15,6 +15,7 @@ PREFIX = "grader-jail-"
 # A jail named before jails carried their maker's pid is taken for abandoned after an hour. Even
 # one still in use would come to no harm: its worker is inside already, and cannot write there.
 UNNAMED_AGE = 3600
+NAMED_AGE = 600
 
 
 def make_jail() -> str:
@@ -32,6 +33,10 @@ def _alive(pid: int) -> bool:
 
 
 def _abandoned(name: str, modified: float) -> bool:
+    # Named jails too must have stood a while: a grader in another pid namespace (a container sharing
+    # /tmp) looks ended from here, and its jail may be between mkdtemp and its worker's chroot.
+    if time.time() - modified < NAMED_AGE:
+        return False
     maker = name[len(PREFIX):].split("-", 1)[0]
     if maker.isdigit() and "-" in name[len(PREFIX):]:
         return int(maker) > 0 and not _alive(int(maker))

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import sandbox
-from .model import ResultsFormatError, StudentResult, load_course, student_from_dict, to_dict
+from .model import GRADER_FAILED, ResultsFormatError, StudentResult, load_course, student_from_dict, to_dict
 from .runner import Settings, failed_student, grade_shard, shards
 
 
@@ -70,6 +70,7 @@ def grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: in
             on_done(result)
 
     pending = list(students)
+    expected = {sid for sid, _folder in students}
     context = multiprocessing.get_context("spawn")
     spool = tempfile.mkdtemp(prefix="gradient-kit-spool-")
     try:
@@ -87,29 +88,34 @@ def grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: in
                 while futures:
                     finished, futures = concurrent.futures.wait(futures, timeout=0.2,
                                                                 return_when=concurrent.futures.FIRST_COMPLETED)
-                    _drain(Path(spool), arrived)
+                    _drain(Path(spool), arrived, expected)
                     for future in finished:
                         try:
                             for result in future.result():  # what the spool has not brought yet, if anything
                                 arrived(result)
                         except Exception:  # noqa: BLE001  (a broken pool: retried below)
                             continue
+            _drain(Path(spool), arrived, expected)  # what was posted after the last look, as the pool broke
             pending = [(sid, folder) for sid, folder in pending if sid not in results]
     finally:
         shutil.rmtree(spool, ignore_errors=True)
     course = load_course(settings.graders_dir)
     for sid, _folder in pending:
-        arrived(failed_student(sid, course, "Grading this submission crashed the grader twice."))
+        arrived(failed_student(sid, course, f"{GRADER_FAILED}: grading this submission crashed it twice."))
     return [results[sid] for sid, _folder in students]
 
 
-def _drain(spool: Path, arrived: Callable[[StudentResult], None]) -> None:
-    """Every result posted so far, in the order posted; a file that cannot be read is left to the task's return."""
+def _drain(spool: Path, arrived: Callable[[StudentResult], None], expected: set[str]) -> None:
+    """Every result posted so far, in the order posted; a file that cannot be read, or that names a
+    student not in this run, is left to the task's returned list."""
     for path in sorted(spool.glob("*.json")):
         try:
             result = student_from_dict(json.loads(path.read_bytes().decode("utf-8", "surrogateescape")), path.name)
         except (OSError, ValueError, RecursionError, ResultsFormatError):
             result = None
-        path.unlink(missing_ok=True)
-        if result is not None:
+        try:
+            path.unlink()
+        except OSError:  # gone already, or not a file at all: never the run's problem
+            pass
+        if result is not None and result.id in expected:
             arrived(result)

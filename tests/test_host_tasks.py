@@ -147,6 +147,11 @@ def test_a_grade_the_host_failed_is_incomplete_in_every_output_until_it_is_grade
     assert float(canvas["1234"]) > 0 and canvas["2345"] == ""
     assert "1 student kept from the earlier run" in err and "('ben') still has withheld checks" in err
 
+    (tmp_path / "class" / "ben").rename(tmp_path / "ben-away")  # no submission: no run could grade him again
+    code, statuses, canvas, err = grade("--only", "amara")
+    assert (code, statuses["ben"]) == (Exit.DONE, "incomplete") and "kept from the earlier run" not in err
+    (tmp_path / "ben-away").rename(tmp_path / "class" / "ben")
+
     code, statuses, canvas, err = grade()
     assert (code, statuses) == (Exit.DONE, {"amara": "graded", "ben": "graded"})
     assert float(canvas["1234"]) == float(canvas["2345"]) > 0 and "withheld" not in err

@@ -20,12 +20,25 @@ def ended_pid() -> int:
     return child.pid  # reaped: no process has it until the kernel hands it out again
 
 
+def aged(folder, seconds: float):
+    folder.mkdir()
+    then = time.time() - seconds
+    os.utime(folder, (then, then))
+    return folder
+
+
 def test_a_jail_whose_maker_has_ended_is_removed_and_one_in_use_is_kept(tmp_path):
     gone, alive = ended_pid(), os.getpid()
-    (tmp_path / f"grader-jail-{gone}-a1b2c3").mkdir()
-    (tmp_path / f"grader-jail-{alive}-d4e5f6").mkdir()
+    aged(tmp_path / f"grader-jail-{gone}-a1b2c3", jails.NAMED_AGE + 60)
+    aged(tmp_path / f"grader-jail-{alive}-d4e5f6", jails.NAMED_AGE + 60)
     assert jails.sweep_jails(str(tmp_path)) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"grader-jail-{alive}-d4e5f6"]
+
+
+def test_a_new_jail_is_kept_even_where_its_maker_looks_ended(tmp_path):
+    # A grader in another pid namespace sharing /tmp looks ended from here; its jail may not be entered yet.
+    fresh = aged(tmp_path / f"grader-jail-{ended_pid()}-g7h8i9", 5)
+    assert jails.sweep_jails(str(tmp_path)) == 0 and fresh.is_dir()
 
 
 def test_only_empty_folders_named_as_jails_are_ever_removed(tmp_path):
@@ -33,6 +46,8 @@ def test_only_empty_folders_named_as_jails_are_ever_removed(tmp_path):
     full = tmp_path / f"grader-jail-{gone}-full"
     full.mkdir()
     (full / "keep.txt").write_text("not a jail's")
+    then = time.time() - jails.UNNAMED_AGE - 60
+    os.utime(full, (then, then))
     (tmp_path / f"grader-jail-{gone}-file").write_text("a file, not a folder")
     (tmp_path / f"grader-jail-{gone}-link").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
     (tmp_path / "elsewhere").mkdir()
@@ -42,11 +57,8 @@ def test_only_empty_folders_named_as_jails_are_ever_removed(tmp_path):
 
 
 def test_an_unnamed_jail_from_before_is_removed_only_once_an_hour_old(tmp_path):
-    old, new = tmp_path / "grader-jail-q8w7e6r5", tmp_path / "grader-jail-z1x2c3v4"
-    old.mkdir()
-    new.mkdir()
-    stale = time.time() - jails.UNNAMED_AGE - 60
-    os.utime(old, (stale, stale))
+    old = aged(tmp_path / "grader-jail-q8w7e6r5", jails.UNNAMED_AGE + 60)
+    new = aged(tmp_path / "grader-jail-z1x2c3v4", jails.NAMED_AGE + 60)
     assert jails.sweep_jails(str(tmp_path)) == 1 and not old.exists() and new.exists()
 
 

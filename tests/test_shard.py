@@ -242,7 +242,9 @@ def test_the_spool_gives_each_posted_result_back_whole_and_in_order_and_skips_wh
     pool._post(tmp_path, other)
     (tmp_path / "0-cut-short.part").write_text("{")  # a post its process did not finish: never renamed
     (tmp_path / "1-unreadable.json").write_text('{"id": 3}')  # left to the task's returned list
+    pool._post(tmp_path, replace(graded, id="stranger"))  # not in this run: never arrives (it would crash the run)
+    (tmp_path / "2-a-folder.json").mkdir()  # what a file of the student's own could look like
     got = []
-    pool._drain(tmp_path, got.append)
+    pool._drain(tmp_path, got.append, {"zoe", "ann"})
     assert [to_dict(r) for r in got] == [to_dict(graded), to_dict(other)] and graded.exercises
-    assert [p.name for p in tmp_path.iterdir()] == ["0-cut-short.part"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["0-cut-short.part", "2-a-folder.json"]
