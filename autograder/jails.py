@@ -8,6 +8,7 @@ tells the jails of a grader that is gone from those in use, and removes the firs
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import time
 
@@ -16,6 +17,7 @@ PREFIX = "grader-jail-"
 # one still in use would come to no harm: its worker is inside already, and cannot write there.
 UNNAMED_AGE = 3600
 NAMED_AGE = 600
+PID_MAX = 4_194_304  # Linux's largest pid_max
 
 
 def make_jail() -> str:
@@ -38,8 +40,10 @@ def _abandoned(name: str, modified: float) -> bool:
     if time.time() - modified < NAMED_AGE:
         return False
     maker = name[len(PREFIX):].split("-", 1)[0]
-    if maker.isdigit() and "-" in name[len(PREFIX):]:
-        return int(maker) > 0 and not _alive(int(maker))
+    # Anyone may name a folder in /tmp: only a plain pid counts ("²" is a digit to isdigit, and
+    # twenty nines overflow kill); anything else is judged by its age alone.
+    if re.fullmatch(r"[0-9]{1,7}", maker) and "-" in name[len(PREFIX):] and 0 < int(maker) <= PID_MAX:
+        return not _alive(int(maker))
     return time.time() - modified > UNNAMED_AGE
 
 
@@ -60,7 +64,7 @@ def sweep_jails(folder: str | None = None) -> int:
             if not entry.is_dir(follow_symlinks=False) or not _abandoned(entry.name, entry.stat(follow_symlinks=False).st_mtime):
                 continue
             os.rmdir(entry.path)
-        except OSError:  # not empty, not ours, or gone meanwhile
+        except (OSError, ValueError, OverflowError):  # not empty, not ours, gone meanwhile, or a name no pid has
             continue
         removed += 1
     return removed

@@ -18,6 +18,7 @@ import multiprocessing
 import os
 import shutil
 import signal
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -26,6 +27,9 @@ from typing import Callable
 from . import sandbox
 from .model import GRADER_FAILED, ResultsFormatError, StudentResult, load_course, student_from_dict, to_dict
 from .runner import Settings, failed_student, grade_shard, shards
+
+
+POSTED_BYTES = 64 << 20  # far above any result (outputs and messages are capped on arrival)
 
 
 def _start_pool_process(parent: int) -> None:
@@ -110,7 +114,7 @@ def _drain(spool: Path, arrived: Callable[[StudentResult], None], expected: set[
     student not in this run, is left to the task's returned list."""
     for path in sorted(spool.glob("*.json")):
         try:
-            result = student_from_dict(json.loads(path.read_bytes().decode("utf-8", "surrogateescape")), path.name)
+            result = student_from_dict(json.loads(_read_posted(path).decode("utf-8", "surrogateescape")), path.name)
         except (OSError, ValueError, RecursionError, ResultsFormatError):
             result = None
         try:
@@ -119,3 +123,19 @@ def _drain(spool: Path, arrived: Callable[[StudentResult], None], expected: set[
             pass
         if result is not None and result.id in expected:
             arrived(result)
+
+
+def _read_posted(path: Path) -> bytes:
+    """A posted file's bytes; never a pipe, a device or a link (without root in process mode, student
+    code runs as this user and may put one there: a FIFO would block the run for good)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path.name} is not a regular file")
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read(POSTED_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(data) > POSTED_BYTES:
+        raise OSError(f"{path.name} is larger than any result")
+    return data

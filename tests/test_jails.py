@@ -67,3 +67,12 @@ def test_a_jail_is_named_for_the_process_that_made_it(tmp_path, monkeypatch):
     made = jails.make_jail()
     assert os.path.basename(made).startswith(f"grader-jail-{os.getpid()}-") and os.path.isdir(made)
     assert jails.sweep_jails(str(tmp_path)) == 0 and os.path.isdir(made)
+
+
+def test_a_name_that_only_looks_like_a_pid_never_stops_the_sweep(tmp_path):
+    # Anyone may make folders in /tmp: twenty nines overflow kill(), and "²" is a digit to isdigit().
+    for maker in ("99999999999999999999", "²", "4194305", "0"):
+        aged(tmp_path / f"grader-jail-{maker}-x", jails.NAMED_AGE + 60)
+    aged(tmp_path / f"grader-jail-{ended_pid()}-y", jails.NAMED_AGE + 60)
+    assert jails.sweep_jails(str(tmp_path)) == 1  # only the real ended maker's; the others wait an hour as unnamed
+    assert len(list(tmp_path.iterdir())) == 4

@@ -9,6 +9,7 @@ that only the students it did not finish are graded again, each in a session of 
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -244,7 +245,8 @@ def test_the_spool_gives_each_posted_result_back_whole_and_in_order_and_skips_wh
     (tmp_path / "1-unreadable.json").write_text('{"id": 3}')  # left to the task's returned list
     pool._post(tmp_path, replace(graded, id="stranger"))  # not in this run: never arrives (it would crash the run)
     (tmp_path / "2-a-folder.json").mkdir()  # what a file of the student's own could look like
+    os.mkfifo(tmp_path / "3-a-fifo.json")  # reading it would wait for a writer forever
     got = []
     pool._drain(tmp_path, got.append, {"zoe", "ann"})
     assert [to_dict(r) for r in got] == [to_dict(graded), to_dict(other)] and graded.exercises
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["0-cut-short.part", "2-a-folder.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["0-cut-short.part", "2-a-folder.json"]  # the FIFO went
