@@ -105,7 +105,9 @@ def grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: in
         shutil.rmtree(spool, ignore_errors=True)
     course = load_course(settings.graders_dir)
     for sid, _folder in pending:
-        arrived(failed_student(sid, course, f"{GRADER_FAILED}: grading this submission crashed it twice."))
+        # Ended from outside (the OOM killer, say) while this student waited in its shard: not the submission's doing.
+        arrived(failed_student(sid, course, f"{GRADER_FAILED}: the process grading this part of the class was ended "
+                                            "twice before this submission's result was in; this is not your fault."))
     return [results[sid] for sid, _folder in students]
 
 
