@@ -40,7 +40,6 @@ from .render.validation import render_mutation, render_validation
 from .validate import validate
 from .render.documents import render_markdown
 from .render.inert import one_line
-from .render.tables import INCOMPLETE_STATUS
 from .render.terminal import render_class_summary, render_terminal
 from .render.tables import render_json
 from .runner import Settings, grade_batch, grade_one
@@ -404,8 +403,7 @@ def run_grade(args: argparse.Namespace) -> int:
     if roster is not None:
         write_canvas(out, written.rows, roster, intake.submissions, args.canvas_column, args.canvas)
     shown = {r.id: r for r in written.rows}
-    rows = [(sid, f"{shown[sid].score:g}/{shown[sid].max_score:g}", INCOMPLETE_STATUS if shown[sid].withheld else shown[sid].status)
-            for sid in outcome.folders]
+    rows = [(sid, f"{shown[sid].score:g}/{shown[sid].max_score:g}", shown[sid].shown_status) for sid in outcome.folders]
     show(render_class_summary(rows, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
          + f"Wrote {out / 'results.json'}, {out / 'gradebook.csv'} and {len(written.rows)} reports in "
          f"{out / 'reports'} ({len(outcome.graded_now)} graded now, {len(written.rows) - len(outcome.graded_now)} kept).\n",

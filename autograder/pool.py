@@ -130,14 +130,10 @@ def _drain(spool: Path, arrived: Callable[[StudentResult], None], expected: set[
 def _read_posted(path: Path) -> bytes:
     """A posted file's bytes; never a pipe, a device or a link (without root in process mode, student
     code runs as this user and may put one there: a FIFO would block the run for good)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+    with os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK), "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             raise OSError(f"{path.name} is not a regular file")
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read(POSTED_BYTES + 1)
-    finally:
-        os.close(fd)
+        data = handle.read(POSTED_BYTES + 1)
     if len(data) > POSTED_BYTES:
         raise OSError(f"{path.name} is larger than any result")
     return data

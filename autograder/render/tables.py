@@ -57,6 +57,11 @@ class GradeRow:
     scores: tuple[tuple[str, float], ...]  # per exercise, in the student's order
     withheld: bool = False  # the host failed some checks: the score is partial, and the next run grades them
 
+    @property
+    def shown_status(self) -> str:
+        """The status outputs show: a partial score must not read as a final one."""
+        return INCOMPLETE_STATUS if self.withheld else self.status
+
 
 def grade_row(student: StudentResult) -> GradeRow:
     return GradeRow(student.id, student.score, student.max_score, student.status,
@@ -90,6 +95,5 @@ def render_gradebook_rows(rows: Iterable[GradeRow]) -> str:
         scores = {name: points(score) for name, score in student.scores}
         writer.writerow([_cell(one_line(student.id)), *(scores.get(n, "0") for n in names),
                          points(student.score), points(student.max_score),
-                         _percent(student.score, student.max_score), INCOMPLETE_STATUS if student.withheld else student.status,
-                         _cell(reports[student.id])])
+                         _percent(student.score, student.max_score), student.shown_status, _cell(reports[student.id])])
     return buffer.getvalue()
