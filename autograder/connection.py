@@ -72,7 +72,7 @@ def exchange(process, request: dict, cpu_limit: float, wall: float, budgets: tup
             channel.send(stdin, frame, deadline, over_limit)
             header = channel.receive(stdout, codec.HEADER_SIZE, deadline, over_limit)
             body = channel.receive(stdout, codec.frame_length(header, reply_bytes), deadline, over_limit)
-            reply = sanitize.reply(codec.load_frame(body))  # nothing raw goes further than this line
+            reply = sanitize.reply(codec.load_frame(body), body)  # nothing raw goes further than this line
         except channel.Overrun as overrun:
             raise Overrun(overrun.cpu, left < wall, wall) from None
         except channel.Closed:

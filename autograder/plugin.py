@@ -34,6 +34,11 @@ PLOTS = pytest.StashKey[dict]()  # exercise -> plots recorded at the end of its 
 DIAGNOSES = pytest.StashKey[dict]()  # exercise -> its diagnosis, made at the end of its module, until reported
 FAILED = pytest.StashKey[dict]()  # exercise -> names of the checks it failed so far
 SUBMISSION = pytest.StashKey[Path]()  # the folder graded now, when one session grades several (shard.py)
+FOLLOWING = pytest.StashKey[bool]()  # whether another submission follows it in this session
+# A warm sandbox started ahead of the submission that will take it: the first at the session's
+# start, while pytest collects; each next one while the submission before it is graded. It has
+# run no student code, so whichever submission takes it gets a sandbox as fresh as a new one.
+SPARE = pytest.StashKey[Zygote | None]()
 # A hidden check says that it failed and how, never on what: a comparison's values and the
 # student's own exception message (which may echo its arguments) stay on the trusted side.
 HIDDEN_FAILED = "Your function did not match on the hidden random inputs (they are not shown, so the check stays a test)."
@@ -66,12 +71,26 @@ def _reference_dir(config: pytest.Config) -> Path | None:
     return Path(value) if value and Path(value).is_dir() else None
 
 
-def begin_submission(config: pytest.Config, folder: Path) -> None:
-    """Start grading ``folder`` in this session: nothing recorded for the previous submission remains."""
+def begin_submission(config: pytest.Config, folder: Path, following: bool = False) -> None:
+    """Start grading ``folder`` in this session: nothing recorded for the previous submission remains.
+    ``following`` says whether another submission comes after it."""
     for key in (PLOTS, DIAGNOSES, FAILED):
         if key in config.stash:
             del config.stash[key]
     config.stash[SUBMISSION] = folder
+    config.stash[FOLLOWING] = following
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not session.config.option.collectonly:
+        session.config.stash[SPARE] = _started_zygote(session.config)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    spare = config.stash.get(SPARE, None)
+    if spare is not None:  # no submission came to take it (a session that stopped early)
+        spare.close()
+        config.stash[SPARE] = None
 
 
 def submission_folder(config: pytest.Config) -> Path:
@@ -111,13 +130,21 @@ def zygote(request: pytest.FixtureRequest):
     """The submission's warm sandbox, where that is safe; torn down after the submission's last check,
     so no two submissions ever share one (shard.py)."""
     config = request.config
+    warm = config.stash.get(SPARE, None) or _started_zygote(config)
+    config.stash[SPARE] = _started_zygote(config) if warm is not None and config.stash.get(FOLLOWING, False) else None
+    yield warm
+    if warm is not None:
+        warm.close()
+
+
+def _started_zygote(config: pytest.Config) -> Zygote | None:
+    """A new warm sandbox, already starting; None where workers start afresh (sandbox.zygote_possible)."""
     isolation, bwrap_path = config.getoption("--isolation"), config.getoption("--bwrap")
     if config.getoption("--workers") != "zygote" or not sandbox.zygote_possible(isolation, bwrap_path):
-        yield None
-        return
+        return None
     warm = Zygote(isolation, _limits(config), bwrap_path)
-    yield warm
-    warm.close()
+    warm.start()
+    return warm
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,8 @@ goes further.
 
 from __future__ import annotations
 
+import re
+
 from .codec import CodecError
 
 OUTPUT_CHARS = 4000  # head and tail of what a student printed, each
@@ -18,6 +20,11 @@ DETAIL_CHARS = 3000
 NAME_CHARS = 200
 MAX_COUNT = 2**53  # a character count beyond this is a lie, and JSON readers lose precision past it
 MAX_INT_BITS = 1024  # beyond a float's range no check can compare a number
+# What in a reply's raw JSON could make the tree walk change or refuse anything: a surrogate can
+# only arrive as a backslash-u escape (the frame is strict UTF-8), and an integer past MAX_INT_BITS has at
+# least 309 digits. Most replies hold neither, and walking every value of every reply was a tenth
+# of the grader's time; a false alarm (an escaped backslash, a long digit string) only walks.
+_MAY_NEED_WALK = re.compile(rb"\\u[dD][89a-fA-F]|[0-9]{300,}")
 
 
 def valid_text(value: str) -> str:
@@ -111,12 +118,13 @@ def _output(output: object) -> dict | None:
     return {"head": head, "tail": tail, "total": count(count(output.get("total")) + grown)}
 
 
-def reply(message: dict) -> dict:
+def reply(message: dict, raw: bytes | None = None) -> dict:
     """A parsed reply with valid strings, bounded numbers, and its shown fields bounded.
 
     Raises :class:`~autograder.codec.CodecError` for what cannot be made sane (a number too large
     for any float); fields the grader reads are replaced by their normalised form, others (the
-    values, which the codec checks when it decodes them) keep their shape.
+    values, which the codec checks when it decodes them) keep their shape. ``raw``, the JSON
+    the message was parsed from, lets a reply that cannot hold anything to fix skip the walk.
     """
     message["ok"] = message.get("ok") is True
     for key, normalise in (("error", _error), ("output", _output)):
@@ -125,5 +133,6 @@ def reply(message: dict) -> dict:
     if "warnings" in message:
         warnings = message["warnings"]
         message["warnings"] = [text(w, 300) for w in warnings[:20] if isinstance(w, str)] if isinstance(warnings, list) else []
-    _clean_tree(message)  # after the fields above, which it then finds clean and small
+    if raw is None or _MAY_NEED_WALK.search(raw):
+        _clean_tree(message)  # after the fields above, which it then finds clean and small
     return message

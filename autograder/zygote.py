@@ -75,6 +75,16 @@ class Zygote:
     _failed_starts: int = 0
     _forks: int = field(default=0)
 
+    def start(self) -> None:
+        """Start the sandbox now, so that numpy is imported by the time the first fork asks for a
+        worker (a session starts the next submission's while it grades this one). Never raises:
+        a start that fails here is tried again, and reported, by :meth:`fork`."""
+        if self._process is None and self._failed_starts == 0:
+            try:
+                self._start()
+            except Exception:  # noqa: BLE001  (the fork's own start says what went wrong)
+                self.close()
+
     def fork(self, arena_fd: int) -> ForkedWorker | None:
         for _attempt in (1, 2):
             if self._failed_starts >= 2:

@@ -7,6 +7,8 @@ import json
 from dataclasses import asdict
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from autograder import codec, sandbox, sanitize
 from autograder.client import StudentModule
@@ -18,8 +20,9 @@ from conftest import ROOT, SOLUTIONS
 
 
 def parsed(message: dict) -> dict:
-    """A reply as the grader gets it: through JSON, as a worker would send it."""
-    return sanitize.reply(codec.load_frame(json.dumps(message).encode()))
+    """A reply as the grader gets it: through JSON, as a worker would send it, with its raw bytes."""
+    raw = json.dumps(message).encode()
+    return sanitize.reply(codec.load_frame(raw), raw)
 
 
 def test_lone_surrogates_become_visible_escapes_everywhere():
@@ -28,6 +31,29 @@ def test_lone_surrogates_become_visible_escapes_everywhere():
     assert reply["value"] == {"__dict__": [["k\\ud800", "v\\udfff"]]} and reply["extra"] == ["\\ud83d"]
     assert reply["output"] == {"head": "a\\ud800", "tail": "", "total": 7}  # the total counts the escape
     json.dumps(reply, ensure_ascii=False).encode("utf-8")
+
+
+json_trees = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**1100), max_value=2**1100) | st.floats(allow_nan=False)
+    | st.text(st.characters() | st.integers(0xD800, 0xDFFF).map(chr), max_size=8),  # lone surrogates too
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(json_trees, st.sampled_from([json.dumps, lambda v: json.dumps(v, ensure_ascii=False)]))
+def test_a_reply_skips_the_walk_only_when_the_walk_would_change_nothing(value, dumps):
+    try:
+        raw = dumps({"ok": True, "value": value}).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate written raw is not UTF-8: no frame holds one
+        return
+    outcomes = []
+    for given_raw in (None, raw):
+        try:
+            outcomes.append(sanitize.reply(codec.load_frame(raw), given_raw))
+        except codec.CodecError as exc:
+            outcomes.append(("refused", str(exc)))
+    assert outcomes[0] == outcomes[1]
 
 
 def test_pairs_of_surrogates_are_real_characters_and_stay():

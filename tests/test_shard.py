@@ -116,10 +116,10 @@ def test_a_session_that_fails_leaves_only_the_students_it_did_not_finish_to_sess
     chosen = [students[0], students[1], students[2]]
     original = shard.begin_submission
 
-    def failing(config, folder):
+    def failing(config, folder, **kwargs):
         if folder == chosen[1][1]:
             raise RuntimeError("a bug in the grader")
-        original(config, folder)
+        original(config, folder, **kwargs)
     monkeypatch.setattr(shard, "begin_submission", failing)
     results = runner.grade_shard(chosen, settings(seed=1))
     assert sessions == [chosen[1][1].name, chosen[2][1].name]

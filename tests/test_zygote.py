@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import runner, sandbox, zygote
+from autograder import runner, sandbox, shard, zygote
 from autograder.model import to_dict
 from conftest import COURSE, ROOT, SOLUTIONS, settings
 
@@ -154,6 +154,43 @@ def test_state_planted_by_one_student_is_invisible_to_the_next_in_the_same_proce
     second = planting_submission(tmp_path / "second", mode)
     results = runner.grade_batch([("first", first), ("second", second)], settings(isolation=mode), jobs=1)
     assert [scores(r) for r in results] == [honest[mode], honest[mode]]
+
+
+@pytest.mark.parametrize("mode", ZYGOTE_MODES)
+def test_each_student_takes_a_sandbox_started_ahead_of_them_and_none_is_shared_or_left(mode, honest, monkeypatch):
+    events = []
+    originals = {name: getattr(zygote.Zygote, name) for name in ("start", "fork", "close")}
+
+    def recording(name):
+        def method(self, *args):
+            events.append((name, id(self)))
+            return originals[name](self, *args)
+        return method
+    for name in originals:
+        monkeypatch.setattr(zygote.Zygote, name, recording(name))
+    begin = shard.begin_submission
+
+    def beginning(config, folder, **kwargs):
+        events.append(("begin", folder.name))
+        begin(config, folder, **kwargs)
+    monkeypatch.setattr(shard, "begin_submission", beginning)
+    students = [(name, SOLUTIONS) for name in ("a", "b", "c")]
+    results = runner.grade_batch(students, settings(isolation=mode, shard_size=3), jobs=1)
+    assert [scores(r) for r in results] == [honest[mode]] * 3
+    begins = [i for i, (what, _) in enumerate(events) if what == "begin"]
+    assert len(begins) == 3
+    used = []
+    for first, end in zip(begins, [*begins[1:], len(events)]):
+        forked_by = {z for what, z in events[first:end] if what == "fork"}
+        assert len(forked_by) == 1, "one sandbox per student"
+        (warm,) = forked_by
+        started_at = next(i for i, event in enumerate(events) if event == ("start", warm))
+        assert started_at < first, "started before the student's first check, not when it asked"
+        used.append(warm)
+    assert len(set(used)) == 3
+    started = {z for what, z in events if what == "start"}
+    assert started == set(used), "no sandbox started that no student took"
+    assert started <= {z for what, z in events if what == "close"}
 
 
 ZYGOTE_SIGNALS = {
