@@ -311,18 +311,6 @@ def run_check(args: argparse.Namespace) -> int:
     return Exit.DONE if passes(student, args.pass_mark) else Exit.FOUND
 
 
-def _students(intake, submissions: Path) -> list[tuple[str, Path]]:
-    students = [(s.id, s.folder) for s in intake.submissions]
-    for student_id, _folder in students:
-        try:
-            student_id.encode("utf-8")
-        except UnicodeEncodeError:  # results.json and the gradebook are UTF-8: say so before grading anyone
-            shown = student_id.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-            raise GradeError(f"the student folder {shown!r} in {submissions} has a name that is not valid UTF-8; "
-                             f"rename it.") from None
-    return students
-
-
 def _select(students: list[tuple[str, Path]], only: list[str] | None, submissions: Path) -> list[tuple[str, Path]]:
     if only is None:
         return students
@@ -347,7 +335,7 @@ def run_grade(args: argparse.Namespace) -> int:
         raise GradeError(f"{out} is inside {submissions}; choose an output folder outside the submissions.")
     with tempfile.TemporaryDirectory(prefix="gradient-kit-intake-") as work:
         intake = read_submissions(submissions, Path(work), tuple(e.name for e in load_course(ROOT / "graders")))
-        students = _students(intake, submissions)
+        students = [(s.id, s.folder) for s in intake.submissions]
         if not students:
             hint = (" it looks like one student's folder: grade it with `python grade.py check "
                     f"{submissions}`" if submissions.is_dir() and any(submissions.glob("*.py")) else "")

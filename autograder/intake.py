@@ -276,12 +276,42 @@ def read_submissions(source: Path, work: Path, exercises: tuple[str, ...]) -> In
     else:
         submissions = _read_folders(root, exercises)
     unique: dict[str, Submission] = {}
-    for submission in submissions:
+    for submission in _valid_ids(submissions, notes):
         if submission.id in unique:
             notes.append(f"Two submissions are both named {submission.id!r}; only the first was graded.")
             continue
         unique[submission.id] = submission
     return Intake(layout, tuple(sorted(unique.values(), key=lambda s: s.id)), tuple(notes))
+
+
+def _valid_ids(submissions: list[Submission], notes: list[str]) -> list[Submission]:
+    """Every id as valid text: results.json and the gradebook are UTF-8, and one folder whose name
+    is not (bytes from another system's encoding) must cost nobody their grade. Its undecodable
+    bytes are spelt as escapes (``\\xff``), made unique against the class's other ids, and said."""
+    def valid(text: str) -> bool:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    taken = {s.id for s in submissions if valid(s.id)}
+    fixed = []
+    for submission in submissions:
+        if not valid(submission.id):
+            try:
+                spelt = submission.id.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            except UnicodeEncodeError:  # a lone surrogate that no undecodable byte made
+                spelt = submission.id.encode("utf-8", "backslashreplace").decode("utf-8")
+            new_id, number = spelt, 1
+            while new_id in taken:
+                number += 1
+                new_id = f"{spelt}-{number}"
+            taken.add(new_id)
+            notes.append(f"The name of the submission '{spelt}' (undecodable bytes written as escapes) is not "
+                         f"valid UTF-8; it was graded under the id '{new_id}'. Rename it to keep one id from run to run.")
+            submission = replace(submission, id=new_id)
+        fixed.append(submission)
+    return fixed
 
 
 def annotate(result: StudentResult, submission: Submission) -> StudentResult:

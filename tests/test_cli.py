@@ -296,12 +296,23 @@ def test_grade_outputs_follow_the_umask(capsys, tmp_path, mask, file_mode, folde
         assert stat.S_IMODE(path.stat().st_mode) == (folder_mode if path.is_dir() else file_mode), path
 
 
-def test_a_student_folder_name_that_is_not_utf8_is_refused_before_grading(capsys, tmp_path):
-    (tmp_path / "class").mkdir()
-    os.mkdir(os.fsencode(tmp_path / "class") + b"/bad\xffname")
-    code, _, err = run(capsys, "grade", str(tmp_path / "class"), "--out", str(tmp_path / "out"), *FAST)
-    assert code == 2 and "not valid UTF-8" in err and "bad\ufffdname" in err and err.count("\n") == 1
-    assert not (tmp_path / "out").exists()
+def test_a_student_folder_name_that_is_not_utf8_costs_nobody_their_grade(capsys, tmp_path):
+    """Its bytes are escaped in its id, unique against a classmate literally named so, and said."""
+    classdir = tmp_path / "class"
+    copy_students(classdir, ada="eli_novak")
+    (classdir / "bad\\xffname").mkdir()  # a folder whose name is the escape itself, written out
+    shutil.copytree(ROOT / "solutions", os.fsdecode(os.fsencode(classdir) + b"/bad\xffname"))
+    code, _, err = run(capsys, "grade", str(classdir), "--out", str(tmp_path / "out"), *FAST)
+    assert code == 0, err
+    assert "not valid UTF-8" in err and "'bad\\xffname-2'" in err
+    assert_consistent(tmp_path / "out", ["ada", "bad\\xffname", "bad\\xffname-2"])
+    students = {s["id"]: s for s in stored(tmp_path / "out")["students"]}
+    assert students["bad\\xffname"]["status"] == "empty"
+    escaped = students["bad\\xffname-2"]
+    assert escaped["score"] == escaped["max_score"] > 0
+    code, _, err = run(capsys, "grade", str(classdir), "--out", str(tmp_path / "out"), "--only", "bad\\xffname-2", *FAST)
+    assert code == 0, err
+    assert_consistent(tmp_path / "out", ["ada", "bad\\xffname", "bad\\xffname-2"])
 
 
 def test_an_output_folder_that_cannot_be_written_is_refused_before_grading(capsys, tmp_path, monkeypatch):
