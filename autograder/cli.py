@@ -16,6 +16,7 @@ import secrets
 import shutil
 import sys
 import tempfile
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -208,11 +209,18 @@ def _proved_isolation(requested: str, batch: bool, allow_unsandboxed: bool, limi
     spent only where that fails, to say why or to find a bwrap that works."""
     first = bwrap.first() if requested != "process" else None
     if first is not None:
+        # No longer in all than the search's probe would wait (two tries of half that each): a
+        # bwrap that hangs must not keep the run silent for minutes. A slow host's first start
+        # that misses this only costs the search and a proof with the run's own limits.
+        quick = replace(limits, load_timeout=bwrap.PROBE_SECONDS / 6, wall_slack=0.0)
+        started = time.monotonic()
         try:
-            preflight.prove("bubblewrap", limits, first)
+            preflight.prove("bubblewrap", quick, first)
             return "bubblewrap", first
-        except preflight.HostProblem:
-            pass
+        except preflight.HostProblem as problem:
+            if time.monotonic() - started > 3:  # the user has waited: say why, and that more is coming
+                sys.stderr.write(f"note: {first} did not pass the sandbox proof ({_gist(str(problem))}); "
+                                 "looking for a bubblewrap that does.\n")
     isolation, bwrap_path = _isolation(requested, batch, allow_unsandboxed)
     preflight.prove(isolation, limits, bwrap_path)
     return isolation, bwrap_path

@@ -105,7 +105,7 @@ class StudentModule:
                 kwargs_after=arena.after_call(dict(kwargs), codec.decode(reply["kwargs_after"], shared=resolve),
                                               where, slots, observed) if return_args else None,
             )
-        except (codec.CodecError, TypeError, ValueError, KeyError) as exc:
+        except (codec.CodecError, TypeError, ValueError, KeyError, OverflowError) as exc:
             self._restart()
             raise BadReply(f"{function}() returned something the grader cannot read ({exc}).") from None
 

@@ -38,6 +38,8 @@ WORKER_FILES = ("worker.py", "codec.py", "draws.py", "forkserver.py")
 KIT_SECRETS = WORKER_DIR.parent / "solutions"  # where the reference lives in a full kit
 SANDBOX_WORKER_DIR = "/opt/grader-worker"
 NOBODY = 65534
+# A trivial bwrap command finishes in milliseconds; the search's own probe waits as long (bwrap.py).
+FEATURE_PROBE_SECONDS = 15
 ISOLATIONS = ("bubblewrap", "process")
 
 
@@ -158,13 +160,25 @@ def _seccomp_program(binary: str) -> bytes | None:
         return None
     descriptor = _readable(program)
     try:
-        probe = subprocess.run([binary, "--seccomp", str(descriptor), "--ro-bind", "/", "/", "true"],
-                               capture_output=True, timeout=30, pass_fds=(descriptor,))
-    except (OSError, subprocess.SubprocessError):
-        return None
+        probe = _feature_probe([binary, "--seccomp", str(descriptor), "--ro-bind", "/", "/", "true"], (descriptor,))
     finally:
         os.close(descriptor)
-    return program if probe.returncode == 0 else None
+    return program if probe is not None and probe.returncode == 0 else None
+
+
+class BwrapSilent(OSError):
+    """A bwrap that did not finish a trivial command in time: it hangs, or the host is far too
+    busy. Never taken as "this feature is missing", which would start sandboxes without it."""
+
+
+def _feature_probe(command: list[str], pass_fds: tuple[int, ...] = ()) -> subprocess.CompletedProcess | None:
+    """Run a trivial bwrap command; None if it cannot run at all (the feature is then absent)."""
+    try:
+        return subprocess.run(command, capture_output=True, timeout=FEATURE_PROBE_SECONDS, pass_fds=pass_fds)
+    except subprocess.TimeoutExpired:
+        raise BwrapSilent(f"{command[0]} did not answer within {FEATURE_PROBE_SECONDS} s") from None
+    except (OSError, subprocess.SubprocessError):
+        return None
 
 
 @functools.lru_cache(maxsize=None)
@@ -175,14 +189,11 @@ def _userns_lockdown(binary: str) -> tuple[str, ...]:
     one student could fill it and make every classmate's sandbox fail to start.
     """
     flags = ("--unshare-user", "--disable-userns")
-    try:
-        if "--disable-userns" not in subprocess.run([binary, "--help"], capture_output=True, text=True,
-                                                    timeout=30).stdout:
-            return ()
-        probe = subprocess.run([binary, *flags, "--ro-bind", "/", "/", "true"], capture_output=True, timeout=30)
-    except (OSError, subprocess.SubprocessError):
+    helped = _feature_probe([binary, "--help"])
+    if helped is None or b"--disable-userns" not in helped.stdout:
         return ()
-    return flags if probe.returncode == 0 else ()
+    probe = _feature_probe([binary, *flags, "--ro-bind", "/", "/", "true"])
+    return flags if probe is not None and probe.returncode == 0 else ()
 
 
 def _bwrap_prefix(bwrap_path: str, limits: Limits = Limits()) -> list[str]:
@@ -341,7 +352,10 @@ def zygote_possible(isolation: str, bwrap_path: str = "") -> bool:
         return False
     if isolation == "bubblewrap":
         found = bwrap_path or (find_bwrap().found.path if find_bwrap().found else "")
-        return bool(found) and _seccomp_program(found) is not None
+        try:
+            return bool(found) and _seccomp_program(found) is not None
+        except BwrapSilent:  # then every start fails too, and says so where it does
+            return False
     return isolation == "process" and _is_root()
 
 

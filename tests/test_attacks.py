@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from autograder import sandbox
+from autograder.model import GRADER_FAILED, SANDBOX_FAILED
 from conftest import ROOT, SOLUTIONS
 
 ATTACKS_DIR = ROOT / "tests" / "attacks"
@@ -278,6 +279,15 @@ def test_attacked_exercise_gets_no_unearned_marks(arena, attack):
         assert exercise["score"] < exercise["max_score"], f"{attack} got full marks in {arena['mode']} mode"
     else:
         assert exercise["score"] == exercise["max_score"]
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_no_attackers_check_is_blamed_on_the_host(arena, attack):
+    """Whatever an attacker's code sends, its points are lost or earned, never withheld as the grader's failure."""
+    skip_unclaimed(arena, attack)
+    blamed = [t["name"] for e in arena["results"][attack]["exercises"] for t in e["tests"]
+              if t["status"] == "error" and t["message"].startswith((GRADER_FAILED, SANDBOX_FAILED))]
+    assert blamed == [], f"{attack} in {arena['mode']} mode"
 
 
 @pytest.mark.parametrize("attack", ATTACKS)

@@ -7,7 +7,7 @@ import json
 from dataclasses import asdict
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from autograder import codec, sandbox, sanitize
@@ -41,6 +41,8 @@ json_trees = st.recursive(
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
+@example([2**1024 - 1, "\udfff"], json.dumps)
+@example({"k": "9" * 299 + "x" + "9" * 299}, json.dumps)
 @given(json_trees, st.sampled_from([json.dumps, lambda v: json.dumps(v, ensure_ascii=False)]))
 def test_a_reply_skips_the_walk_only_when_the_walk_would_change_nothing(value, dumps):
     try:
@@ -61,8 +63,10 @@ def test_pairs_of_surrogates_are_real_characters_and_stay():
 
 
 def test_a_number_too_large_for_any_float_is_refused():
-    with pytest.raises(codec.CodecError):
-        parsed({"ok": True, "value": [1, {"__tuple__": [10**400]}]})
+    for too_large in (10**400, 2**1024 - 1, -(2**1024 - 1), 2**1024):  # 2**1024 - 1 has only 1024 bits
+        with pytest.raises(codec.CodecError):
+            parsed({"ok": True, "value": [1, {"__tuple__": [too_large]}]})
+    assert parsed({"ok": True, "value": int(1.7976931348623157e308)})["value"] == int(1.7976931348623157e308)
     assert parsed({"ok": True, "value": 2**1000})["value"] == 2**1000
 
 

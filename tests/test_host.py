@@ -270,6 +270,28 @@ def test_where_the_first_bwrap_fails_the_proof_the_search_finds_the_one_that_wor
 
 
 @pytest.mark.skipif(not sandbox.bubblewrap_works(), reason="needs a working bwrap")
+def test_a_first_bwrap_that_hangs_is_given_up_as_soon_as_the_search_would_and_said(tmp_path, monkeypatch, capsys):
+    works = sandbox.find_bwrap().found.path
+    hangs = tmp_path / "bwrap"
+    hangs.write_text("#!/bin/sh\n[ \"$1\" = --version ] && echo 'bubblewrap 9.9.9' && exit 0\nexec sleep 600\n")
+    hangs.chmod(0o755)
+    monkeypatch.setattr(bwrap, "candidates", lambda: [(str(hangs), "system"), (works, "bundled")])
+    monkeypatch.setattr(sandbox, "find_bwrap", lambda: bwrap.search(sandbox._probe_command))  # not the cached one
+    proofs = []
+    original = preflight.prove
+    monkeypatch.setattr(preflight, "prove", lambda isolation, limits, path="": (
+        proofs.append((path, limits)), original(isolation, limits, path))[1])
+    assert cli._proved_isolation("auto", True, False, sandbox.Limits()) == ("bubblewrap", works)
+    first_path, first_limits = proofs[0]
+    assert first_path == str(hangs)
+    # Two tries of the load, together no longer than the search's probe waits.
+    assert 2 * first_limits.wall_bound(first_limits.load_timeout) <= bwrap.PROBE_SECONDS
+    assert proofs[-1] == (works, sandbox.Limits())  # the one chosen is proved with the run's own limits
+    err = capsys.readouterr().err
+    assert f"note: {hangs} did not pass the sandbox proof" in err and err.count("\n") == 1
+
+
+@pytest.mark.skipif(not sandbox.bubblewrap_works(), reason="needs a working bwrap")
 def test_the_isolation_record_names_the_bwrap_used(capsys, tmp_path):
     code, out, _ = run(capsys, "check", str(CORRECT), "--json", str(tmp_path / "r.json"), "--seed", "1")
     found = sandbox.find_bwrap().found
