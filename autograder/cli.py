@@ -20,7 +20,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from . import __version__, bwrap, preflight, sandbox
+from . import __version__, bwrap, interrupts, preflight, sandbox
 from .options import at_least_one, call_seconds, memory_mb, percent, seed
 from .errors import GradeError
 from .gradebooks import read_roster, write_canvas
@@ -544,11 +544,17 @@ def main(argv: list[str] | None = None) -> int:
     try:
         runners = {"grade": run_grade, "validate": run_validate, "release": run_release, "diff": run_diff,
                    "gradescope": run_gradescope}
-        return runners.get(args.command, run_check)(args)
+        with interrupts.watched():
+            try:
+                return runners.get(args.command, run_check)(args)
+            except Exception:
+                interrupts.check()  # an error that follows a Ctrl-C is the Ctrl-C's doing: say that
+                raise
     except GradeError as error:
         sys.stderr.write(f"error: {error}\n")
         return getattr(error, "exit_code", Exit.BAD_INPUT)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
+        interrupts.let_go(interrupt)
         sys.stderr.write("error: interrupted; the students graded so far are stored and the next grade run into the "
                          "same folder resumes from them.\n" if args.command == "grade" else
                          "error: interrupted; no results were written.\n")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
+from . import interrupts
 from .fingerprint import exercise_keys, submitted_any
 from .model import Exercise, ExerciseResult, Status, StudentResult, host_failed, student_result
 from .runner import Settings, failed_student
@@ -102,6 +103,7 @@ def grade_planned(tasks: list[Task], settings: Settings, keys: dict[str, dict[st
     failed: dict[str, StudentResult] = {}
 
     def keep(result: StudentResult) -> None:
+        interrupts.check()  # graded while Ctrl-C was pressed: maybe half graded, never kept
         if result.status == "error":  # the grader failed, not the student: not kept, tried again next run
             failed[result.id] = result
         else:

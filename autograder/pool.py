@@ -13,6 +13,7 @@ needs no thread, no lock that a dying process could hold, and no pipe it could l
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import json
 import multiprocessing
 import os
@@ -21,10 +22,11 @@ import signal
 import stat
 import tempfile
 import time
+from multiprocessing import resource_tracker
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
-from . import sandbox
+from . import interrupts, sandbox
 from .model import GRADER_FAILED, ResultsFormatError, StudentResult, load_course, student_from_dict, to_dict
 from .runner import Settings, failed_student, grade_shard, shards
 
@@ -42,6 +44,30 @@ def _start_pool_process(parent: int) -> None:
     """
     sandbox.die_with_parent(parent)
     signal.signal(signal.SIGINT, lambda _signum, _frame: os._exit(130))
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held since birth (_ctrl_c_held)
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C waits while the pool and its processes start.
+
+    A pool process is a new Python; one that Ctrl-C reaches before :func:`_start_pool_process` runs
+    dies of it mid-import and prints a fatal error over the run's one-sentence message. A blocked
+    signal stays blocked across fork and exec (and in the pool's own thread, started here), so each
+    is born with Ctrl-C held, and meets the one pressed meanwhile as soon as its start lets it in.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks, and no process groups either
+        yield
+        return
+    # Started by the pool's first lock otherwise, multiprocessing's resource tracker unblocks
+    # SIGINT in this thread after starting (it blocks it only for its own start).
+    resource_tracker.ensure_running()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)  # a Ctrl-C pressed meanwhile arrives here
 
 
 def _grade_shard_into(students: list[tuple[str, Path]], settings: Settings, spool: str) -> list[StudentResult]:
@@ -84,12 +110,15 @@ def grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: in
             if not pending:
                 break
             # Pool processes die with this one, and take their workers with them (sandbox.spawn).
-            with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
-                                                        initializer=_start_pool_process,
-                                                        initargs=(os.getpid(),)) as pool:
-                futures = {pool.submit(_grade_shard_into, shard, settings, spool)
-                           for shard in shards(pending, settings.shard_size, jobs)}
+            with contextlib.ExitStack() as stack:
+                with _ctrl_c_held():  # the processes are started by the pool and its first tasks
+                    pool = stack.enter_context(concurrent.futures.ProcessPoolExecutor(
+                        max_workers=jobs, mp_context=context, initializer=_start_pool_process,
+                        initargs=(os.getpid(),)))
+                    futures = {pool.submit(_grade_shard_into, shard, settings, spool)
+                               for shard in shards(pending, settings.shard_size, jobs)}
                 while futures:
+                    interrupts.check()
                     finished, futures = concurrent.futures.wait(futures, timeout=0.2,
                                                                 return_when=concurrent.futures.FIRST_COMPLETED)
                     _drain(Path(spool), arrived, expected)

@@ -21,6 +21,7 @@ from typing import Callable
 import pytest
 from pytest_jsonreport.plugin import JSONReport
 
+from . import interrupts
 from .model import GRADER_FAILED, Exercise, StudentResult, exercise_result, load_course, student_result
 from .parse import parse_student
 from .sanitize import text
@@ -150,7 +151,7 @@ class InterruptWatch:
         self.interrupted = excinfo.type is KeyboardInterrupt
 
     def reraise(self) -> None:
-        if self.interrupted:
+        if self.interrupted or interrupts.pressed():  # pressed: a Ctrl-C that pytest never saw
             raise KeyboardInterrupt
 
 

@@ -17,6 +17,7 @@ from typing import Callable
 import pytest
 from pytest_jsonreport.plugin import JSONReport
 
+from . import interrupts
 from .plugin import begin_submission, exercise_of
 
 
@@ -55,6 +56,7 @@ class ShardLoop:
                 # What an earlier submission's run left on the item (captured output, properties).
                 item._report_sections, item.user_properties = [], []
                 nextitem = items[position + 1] if position + 1 < len(items) else None
+                interrupts.check()  # a Ctrl-C that Python lost in a garbage collection: stop here
                 item.config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
                 if session.shouldfail:
                     raise session.Failed(session.shouldfail)
