@@ -2,6 +2,7 @@
 """Grade the deep-network gradient exercises. Run `python grade.py --help` for the commands."""
 
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -28,4 +29,11 @@ except KeyboardInterrupt:  # Ctrl-C while the kit loads: nothing has run yet
     sys.exit(130)
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        code = main()
+    except KeyboardInterrupt:  # Ctrl-C in the instant after the run said its last word
+        sys.stderr.write("error: interrupted as the run ended; what it printed above stands.\n")
+        code = 130
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # done and said: Python's shutdown is not interrupted
+    sys.exit(code)

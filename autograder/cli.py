@@ -541,15 +541,20 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # argparse exits on --help (0) and on bad usage (2)
         return int(exit_.code or 0)
+    with interrupts.watched():  # until the last word is said: a second Ctrl-C only adds to the first
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The command, and whatever stops it said in one sentence."""
+    runners = {"grade": run_grade, "validate": run_validate, "release": run_release, "diff": run_diff,
+               "gradescope": run_gradescope}
     try:
-        runners = {"grade": run_grade, "validate": run_validate, "release": run_release, "diff": run_diff,
-                   "gradescope": run_gradescope}
-        with interrupts.watched():
-            try:
-                return runners.get(args.command, run_check)(args)
-            except Exception:
-                interrupts.check()  # an error that follows a Ctrl-C is the Ctrl-C's doing: say that
-                raise
+        try:
+            return runners.get(args.command, run_check)(args)
+        except Exception:
+            interrupts.check()  # an error that follows a Ctrl-C is the Ctrl-C's doing: say that
+            raise
     except GradeError as error:
         sys.stderr.write(f"error: {error}\n")
         return getattr(error, "exit_code", Exit.BAD_INPUT)

@@ -24,14 +24,19 @@ from typing import Iterator
 
 
 class CtrlC:
-    """A SIGINT handler that raises KeyboardInterrupt, as Python's own does, and remembers it did."""
+    """A SIGINT handler that raises KeyboardInterrupt, as Python's own does, and remembers it did.
+
+    Only the first press raises: a second one, while the run stops (frees what it left, says so),
+    would break off the stopping itself and end in a traceback. A first one that Python lost is
+    raised by :func:`check`."""
 
     def __init__(self) -> None:
         self.pressed = False
 
     def __call__(self, signum: int, frame: object) -> None:
-        self.pressed = True
-        raise KeyboardInterrupt
+        if not self.pressed:
+            self.pressed = True
+            raise KeyboardInterrupt
 
 
 @contextlib.contextmanager

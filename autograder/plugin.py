@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from . import sandbox, sanitize
+from . import interrupts, sandbox, sanitize
 from .budget import Budget
 from .client import StudentModule
 from .diagnose import diagnose
@@ -158,6 +158,8 @@ def student(request: pytest.FixtureRequest, submission_budget: Budget, quiet_loc
     yield module
     module.check = ""  # the plots' calls below belong to no check
     try:
+        if interrupts.pressed():  # stopping: the student's code is not called again (it may hang)
+            return
         _diagnose(request.config, exercise, module)
         plots = getattr(request.module, "PLOTS", ())
         if plots and module._problem is None and not module._timeouts:  # broken or hanging: nothing to draw

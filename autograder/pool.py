@@ -107,6 +107,7 @@ def grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: in
         # A pool process that dies (it never runs student code, so only a grader bug or the OOM
         # killer can do that) breaks the pool: start a fresh one for whatever was not finished.
         for _attempt in range(2):
+            interrupts.check()  # a pool broken by Ctrl-C is not started again
             if not pending:
                 break
             # Pool processes die with this one, and take their workers with them (sandbox.spawn).

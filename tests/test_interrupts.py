@@ -6,13 +6,15 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
 from autograder import cli, connection, interrupts
 from autograder.store import STORE
 from conftest import ROOT
-from test_incremental import FAST, make_class
+from test_incremental import FAST, make_class, start_grade
+from test_lifetimes import SLEEPER, is_worker, tagged, wait_for
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signals")
 
@@ -70,6 +72,42 @@ def test_a_lost_ctrl_c_is_still_known_where_results_are_kept(python_handles_ctrl
             interrupts.check()
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Python's handling is back
     assert not interrupts.pressed()
+
+
+def test_only_the_first_ctrl_c_raises_so_a_second_cannot_break_off_the_stopping(python_handles_ctrl_c):
+    with interrupts.watched():
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+        try:
+            os.kill(os.getpid(), signal.SIGINT)  # pressed again while the run stops
+            time.sleep(0.01)
+        except KeyboardInterrupt:
+            pytest.fail("a second Ctrl-C raised KeyboardInterrupt again", pytrace=False)
+        assert interrupts.pressed()
+
+
+def test_a_student_whose_code_hangs_is_not_called_again_once_ctrl_c_is_pressed(tmp_path):
+    # Nor for the figures the report would draw, each call of which would hang until its time limit.
+    (tmp_path / "class" / "hangs").mkdir(parents=True)
+    (tmp_path / "class" / "hangs" / "matrix_norms.py").write_text(SLEEPER)
+    tag = f"ctrl-c-hangs-{os.getpid()}"
+    with open(tmp_path / "stderr", "wb") as stderr:
+        child = start_grade(tmp_path / "class", tmp_path / "out", tag=tag, stderr=stderr)
+        try:
+            assert wait_for(lambda: any(is_worker(c) for _p, c in tagged(tag)), 60), "no worker started"
+            time.sleep(1)  # its first call has started, and hangs
+            before = {pid for pid, _c in tagged(tag)}
+            os.killpg(child.pid, signal.SIGINT)
+            started = set()
+            while child.poll() is None:  # every process the run starts from now on
+                started |= {pid for pid, _c in tagged(tag)} - before
+                time.sleep(0.02)
+        finally:
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+    assert child.returncode == cli.Exit.INTERRUPTED, (tmp_path / "stderr").read_text()
+    assert started == set()  # no worker, no sandbox: the student's code was not called again
 
 
 def test_a_process_that_handles_ctrl_c_itself_keeps_its_way():
