@@ -304,10 +304,14 @@ def run_check(args: argparse.Namespace) -> int:
                 render_markdown(view, ROOT / "templates") if args.markdown else "", render_json(batch))
 
     student, (terminal, markdown, results) = within_boundary(student, documents)
-    if args.markdown:
-        append_text(args.markdown, markdown)
-    if args.json:
-        write_atomic(args.json, results)
+    try:
+        if args.markdown:
+            append_text(args.markdown, markdown)
+        if args.json:
+            write_atomic(args.json, results)
+    except OSError:  # a full disk, say: the student still sees their report before the error
+        show(terminal, kept="")
+        raise
     written = " and ".join(str(target) for target in (args.json, args.markdown) if target is not None)
     show(terminal, kept=f"{written} {'were' if args.json and args.markdown else 'was'} written" if written else "")
     failed = [t for e in student.exercises for t in e.tests if t.grader_failed]
