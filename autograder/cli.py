@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import enum
 import difflib
 import io
 import os
@@ -16,12 +15,13 @@ import secrets
 import shutil
 import sys
 import tempfile
-import time
 from dataclasses import replace
 from pathlib import Path
 
-from . import __version__, bwrap, interrupts, preflight, sandbox
-from .options import at_least_one, call_seconds, memory_mb, percent, seed
+from . import __version__, interrupts, preflight, sandbox
+from .arguments import COMMANDS, DEFAULT_FOLDER, Exit, build_parser
+from .hostproof import gist as _gist, proved_isolation
+from .options import percent  # noqa: F401  (ci_grade's --pass-mark reads it here)
 from .errors import GradeError
 from .gradebooks import read_roster, write_canvas
 from .intake import Submission, annotate, find_near_misses, read_submissions
@@ -48,188 +48,8 @@ from .startup import fit_process
 from .student_view import student_view
 from .summary import append_text, passes
 from .view import report_view
-from .zygote import WORKERS
 
 ROOT = Path(__file__).resolve().parents[1]
-COMMANDS = ("check", "grade", "validate", "release", "diff", "gradescope")
-
-
-class Exit(enum.IntEnum):
-    """The command line's exit codes; EXIT_CODES below says the same in words."""
-    DONE = 0  # finished (check: every graded check passed, or the pass mark was reached)
-    FOUND = 1  # check: a check did not pass; validate: a hole, a flake or a false rejection
-    BAD_INPUT = 2  # bad usage or input, or a host that cannot grade: one sentence on stderr
-    REFUSED = 3  # grade will not run student code without bubblewrap
-    INCOMPLETE = 4  # the host failed some checks: their points are withheld, and the next run grades them
-    INTERRUPTED = 130  # Ctrl-C: no output written (grade keeps what it stored in OUT/.store)
-DEFAULT_FOLDER = "exercises"
-
-EXIT_CODES = """\
-exit codes:
-  0  finished (for check: every graded check passed)
-  1  check: at least one check did not pass; validate: a hole, a flake or a false rejection
-  2  bad usage or input: a missing folder, an output folder inside the submissions, an output folder
-     that is neither empty nor the kit's, stored results that cannot be read or were graded otherwise
-  3  refused: grade will not run student code without bubblewrap unless --allow-unsandboxed
-  4  incomplete: the host failed some checks (a sandbox that would not start); their points are
-     withheld, never counted against the student (their status is "incomplete" and canvas.csv's
-     cell blank), and the next run grades them again
-"""
-
-
-GRADE_OUTPUT = """\
-output folder:
-  OUT gets results.json (every result, the seed, a kit marker), gradebook.csv (id, one column per
-  exercise, total, max, percent, status, report path) and reports/<name>.html and .md per student.
-  Grading into a folder an earlier run wrote merges by student id: stored students are kept,
-  the ones graded now are replaced, and every file is rewritten for the merged class.
-  OUT/.store keeps every exercise result as soon as it is known, keyed by the file, its grader,
-  the reference and the settings: a rerun grades only what changed, and a stopped run resumes.
-  All students in one folder share one seed, isolation, kit version and exercise list: without
-  --seed the stored seed is used; anything that differs is refused unless you pass --fresh.
-  A folder that is not empty and holds no results.json of the kit's is refused, never overwritten.
-
-"""
-
-
-def _cores() -> int:
-    """The cores this process may run on (a container or taskset may allow fewer than the machine has)."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # macOS and Windows
-        return os.cpu_count() or 1
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="grade.py", formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Autograder for the deep-network gradient exercises. With no command, "
-                    "grades your own files in exercises/ (same as `check exercises/`).",
-        epilog=EXIT_CODES)
-    parser.add_argument("--version", action="version", version=f"gradient kit {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    def common(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("--seed", type=seed, default=None,
-                         help="seed for the random inputs (default: check uses the day's date, YYYYMMDD; others a fresh one; recorded in the "
-                              "report; grade reuses the seed stored in OUT)")
-        sub.add_argument("--timeout", type=call_seconds, default=sandbox.Limits.call_timeout,
-                         help="seconds of CPU time one call of a student function may use (default: %(default)s)")
-        sub.add_argument("--memory-mb", type=memory_mb, default=sandbox.Limits.memory_bytes >> 20,
-                         help="address-space limit of a worker in MiB (default: %(default)s)")
-        sub.add_argument("--isolation", choices=("auto", *sandbox.ISOLATIONS), default="auto",
-                         help="how student code is isolated (default: bubblewrap where it works)")
-        sub.add_argument("--workers", choices=WORKERS, default=WORKERS[0],
-                         help="how each exercise's worker starts: forked from a warm sandbox per submission, or a "
-                              "fresh sandbox and interpreter each (default: %(default)s)")
-
-    check = commands.add_parser("check", help="grade one folder of exercise files and print the report",
-                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
-    check.add_argument("folder", nargs="?", default=DEFAULT_FOLDER,
-                       help="folder with the exercise files, or one exercise file (default: exercises)")
-    check.add_argument("--exercise", "-e", metavar="NAME", help="check only this exercise (scalar_chain or scalar_chain.py)")
-    check.add_argument("--verbose", "-v", action="store_true", help="list passed checks too")
-    check.add_argument("--markdown", type=Path, help="also append the report as Markdown to this file ($GITHUB_STEP_SUMMARY)")
-    check.add_argument("--json", type=Path, help="also write the results as JSON to this file")
-    check.add_argument("--pass-mark", type=percent, default=None, metavar="PERCENT",
-                       help="exit 0 when the graded score reaches this percentage (default: every graded check passes)")
-    check.add_argument("--student-view", action="store_true",
-                       help="show hidden checks as pass or fail only, as a release does (for CI a student reads)")
-    common(check)
-
-    grade = commands.add_parser("grade", help="grade a class: a folder or zip, one folder per student or an LMS export",
-                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=GRADE_OUTPUT + EXIT_CODES)
-    grade.add_argument("submissions", type=Path, help="a folder or zip: one folder per student, or a Canvas, "
-                       "Gradescope or GitHub Classroom export (see README)")
-    grade.add_argument("--out", type=Path, required=True,
-                       help="where results.json, gradebook.csv and reports/ go: a new or empty folder, or one an "
-                            "earlier grade wrote (its students are kept and the ones graded now replaced)")
-    grade.add_argument("--only", nargs="+", metavar="ID",
-                       help="grade only these students of SUBMISSIONS, from scratch even where results are stored "
-                            "(put it after SUBMISSIONS)")
-    grade.add_argument("--fresh", action="store_true",
-                       help="drop the results stored in OUT and start over, with a new seed unless --seed is given")
-    grade.add_argument("--jobs", type=at_least_one, default=_cores(), help="students graded at once (default: %(default)s)")
-    grade.add_argument("--shard-size", type=at_least_one, default=Settings.shard_size, metavar="N",
-                       help="students graded one after another in one pytest session, which pays pytest's start-up "
-                            "once for them; scores do not depend on it (default: %(default)s)")
-    grade.add_argument("--canvas", type=Path, metavar="ROSTER.csv",
-                       help="also write canvas.csv for Canvas's gradebook import, matched to this roster (a gradebook export)")
-    grade.add_argument("--canvas-column", default="Gradient kit", help="the assignment column in canvas.csv (default: %(default)s)")
-    grade.add_argument("--executor", choices=("local", "dask"), default="local",
-                       help="local processes, or an existing Dask cluster (pip install '.[dask]')")
-    grade.add_argument("--scheduler", default="", help="the Dask scheduler's address, tcp://HOST:PORT (with --executor dask)")
-    grade.add_argument("--allow-unsandboxed", action="store_true",
-                       help="grade even where bubblewrap is unavailable (process limits only; see README)")
-    common(grade)
-
-    validate = commands.add_parser("validate", help="prove the graders: reference and variants pass, mutants fail",
-                                   formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
-    validate.add_argument("--seeds", type=at_least_one, default=10, help="seeds the reference and variants must pass on (default: %(default)s)")
-    validate.add_argument("--mutant-seeds", type=at_least_one, default=3, help="seeds every mutant must be caught on (default: %(default)s)")
-    validate.add_argument("--mutate", action="store_true",
-                          help="also grade every mutant mutmut's operators make of solutions/ (needs the 'mutate' extra)")
-    validate.add_argument("--jobs", type=at_least_one, default=os.cpu_count() or 1, help="submissions graded at once (default: %(default)s)")
-    common(validate)
-
-    release = commands.add_parser("release", help="write the student distribution: no solutions, no hidden checks",
-                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)
-    release.add_argument("out", type=Path, help="a new or empty folder outside the kit")
-
-    diff = commands.add_parser("diff", help="what changed per student and check between two grade runs")
-    diff.add_argument("old", type=Path, help="the earlier output folder (holding results.json)")
-    diff.add_argument("new", type=Path, help="the later output folder")
-
-    gradescope = commands.add_parser("gradescope", help="build a Gradescope autograder zip (setup.sh, run_autograder)")
-    gradescope.add_argument("out", type=Path, help="the zip to write, e.g. autograder.zip")
-    return parser
-
-
-def _isolation(requested: str, batch: bool, allow_unsandboxed: bool) -> tuple[str, str]:
-    """The isolation to use and, under bubblewrap, the bwrap binary proved to work."""
-    search = sandbox.find_bwrap() if requested != "process" else None
-    if requested == "bubblewrap" and search.found is None:
-        raise SandboxRefused(f"bubblewrap was requested but cannot start here: {search.reason}.")
-    if search is not None and search.found is not None:
-        return "bubblewrap", search.found.path
-    if batch and not allow_unsandboxed:
-        why = f"bubblewrap cannot start here ({search.reason})" if search else "--isolation process was chosen"
-        raise SandboxRefused(f"{why}, so student code would run without namespace isolation; fix that or pass "
-                             "--allow-unsandboxed to accept process limits only.")
-    if search is not None:
-        sys.stderr.write(f"note: student code runs without the bubblewrap sandbox (process limits only): {search.reason}.\n")
-    return "process", ""
-
-
-def _proved_isolation(requested: str, batch: bool, allow_unsandboxed: bool, limits: sandbox.Limits) -> tuple[str, str]:
-    """The isolation and bwrap for this run, proved on a known-good submission.
-
-    The bwrap the search would try first is proved directly: the proof starts the real worker in
-    it, more than the search's probe does, so the probe (another sandbox start, about 0.15 s) is
-    spent only where that fails, to say why or to find a bwrap that works."""
-    first = bwrap.first() if requested != "process" else None
-    if first is not None:
-        # No longer in all than the search's probe would wait (two tries of half that each): a
-        # bwrap that hangs must not keep the run silent for minutes. A slow host's first start
-        # that misses this only costs the search and a proof with the run's own limits.
-        quick = replace(limits, load_timeout=bwrap.PROBE_SECONDS / 6, wall_slack=0.0)
-        started = time.monotonic()
-        try:
-            preflight.prove("bubblewrap", quick, first)
-            return "bubblewrap", first
-        except preflight.HostProblem as problem:
-            if time.monotonic() - started > 3:  # the user has waited: say why, and that more is coming
-                sys.stderr.write(f"note: {first} did not pass the sandbox proof ({_gist(str(problem))}); "
-                                 "looking for a bubblewrap that does.\n")
-    isolation, bwrap_path = _isolation(requested, batch, allow_unsandboxed)
-    preflight.prove(isolation, limits, bwrap_path)
-    return isolation, bwrap_path
-
-
-class SandboxRefused(GradeError):
-    exit_code = Exit.REFUSED
-
-
 def default_seed(command: str | None) -> int:
     """`check`'s seed is the day's (20261130): a student checking again the same day gets the
     drawn cases from the cache (casecache.py) and the next day other ones; elsewhere a fresh one."""
@@ -244,7 +64,7 @@ def _settings(args: argparse.Namespace, batch: bool, allow_unsandboxed: bool = T
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # only root's workers are shut in jails
         sweep_jails()
     limits = sandbox.Limits(call_timeout=args.timeout, memory_bytes=args.memory_mb << 20)
-    isolation, bwrap_path = _proved_isolation(args.isolation, batch, allow_unsandboxed, limits)
+    isolation, bwrap_path = proved_isolation(args.isolation, batch, allow_unsandboxed, limits)
     reference, catalogue = ROOT / "solutions", ROOT / "catalogue"
     return Settings(graders_dir=ROOT / "graders", reference_dir=reference if reference.is_dir() else None,
                     seed=args.seed if args.seed is not None else default_seed(args.command),
@@ -425,10 +245,6 @@ def show(text: str, kept: str = "") -> None:
             pass
         raise GradeError(f"cannot write to standard output ({error.strerror or error})"
                          f"{f'; {kept}' if kept else ''}.") from None
-
-
-def _gist(message: str) -> str:
-    return one_line(message).split("; this is not your fault")[0].removesuffix(".")
 
 
 def _incomplete(outcome, out: Path, rows, submitted: set[str]) -> int:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import bwrap, cgroup, cli, preflight, sandbox
+from autograder import bwrap, cgroup, cli, hostproof, preflight, sandbox
 from conftest import ROOT
 
 CORRECT = ROOT / "examples" / "class" / "amara_okafor"
@@ -233,7 +233,7 @@ def test_off_linux_there_is_no_bubblewrap_and_check_says_so_in_one_line(monkeypa
     monkeypatch.setattr(sys, "platform", "darwin")
     assert bwrap.search(lambda path: [path]) == bwrap.Search(None, "bubblewrap needs Linux and this is darwin")
     monkeypatch.setattr(sandbox, "find_bwrap", lambda: bwrap.Search(None, "bubblewrap needs Linux and this is darwin"))
-    isolation = cli._isolation("auto", batch=False, allow_unsandboxed=True)
+    isolation = hostproof.choose_isolation("auto", batch=False, allow_unsandboxed=True)
     assert isolation == ("process", "")
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "bubblewrap needs Linux and this is darwin" in err
@@ -255,7 +255,7 @@ def test_the_host_proof_proves_the_first_bwrap_without_a_probe_of_its_own(monkey
     probes = []
     monkeypatch.setattr(bwrap, "_run", lambda command: probes.append(command) or (0, ""))
     monkeypatch.setattr(sandbox, "find_bwrap", lambda: bwrap.search(sandbox._probe_command))  # not the cached one
-    assert cli._proved_isolation("auto", True, False, sandbox.Limits()) == ("bubblewrap", bwrap.first())
+    assert hostproof.proved_isolation("auto", True, False, sandbox.Limits()) == ("bubblewrap", bwrap.first())
     assert probes == []
 
 
@@ -265,7 +265,7 @@ def test_where_the_first_bwrap_fails_the_proof_the_search_finds_the_one_that_wor
     broken = fake_bwrap(tmp_path, "bwrap", 1, "bwrap: setuid broken")
     monkeypatch.setattr(bwrap, "candidates", lambda: [(broken, "system"), (works, "bundled")])
     monkeypatch.setattr(sandbox, "find_bwrap", lambda: bwrap.search(sandbox._probe_command))  # not the cached one
-    assert cli._proved_isolation("auto", True, False, sandbox.Limits()) == ("bubblewrap", works)
+    assert hostproof.proved_isolation("auto", True, False, sandbox.Limits()) == ("bubblewrap", works)
     assert sandbox.describe("bubblewrap", works) == f"bubblewrap {bwrap._version(works)} (bundled)"
 
 
@@ -281,7 +281,7 @@ def test_a_first_bwrap_that_hangs_is_given_up_as_soon_as_the_search_would_and_sa
     original = preflight.prove
     monkeypatch.setattr(preflight, "prove", lambda isolation, limits, path="": (
         proofs.append((path, limits)), original(isolation, limits, path))[1])
-    assert cli._proved_isolation("auto", True, False, sandbox.Limits()) == ("bubblewrap", works)
+    assert hostproof.proved_isolation("auto", True, False, sandbox.Limits()) == ("bubblewrap", works)
     first_path, first_limits = proofs[0]
     assert first_path == str(hangs)
     # Two tries of the load, together no longer than the search's probe waits.
