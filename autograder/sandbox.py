@@ -4,6 +4,7 @@ Two modes. ``bubblewrap``: the worker sees the Python runtime read-only and noth
 host, with no network, its own pid namespace, a private /tmp and an unprivileged uid. ``process``
 (where bubblewrap is missing): the same worker and limits in a new session, killed as a process
 group; as root it unshares the network and drops to an unprivileged uid after its own imports.
+The bwrap command itself (what the worker is shown of the host) is :mod:`autograder.jailcommand`'s.
 """
 
 from __future__ import annotations
@@ -15,15 +16,15 @@ import shutil
 import signal
 import subprocess
 import sys
-import sysconfig
 import tempfile
-from dataclasses import dataclass
 from typing import Callable
 from pathlib import Path
 
-from . import bwrap, seccomp
+from . import bwrap, jailcommand, seccomp
 from .cgroup import WorkerCgroup
+from .jailcommand import WORKER_DIR
 from .jails import make_jail
+from .limits import Limits
 from .proctree import process_table
 
 try:
@@ -33,215 +34,12 @@ except ImportError:  # Windows: no rlimits; the worker still runs in its own pro
 
 LINUX = sys.platform.startswith("linux")
 
-WORKER_DIR = Path(__file__).resolve().parent
-WORKER_FILES = ("worker.py", "codec.py", "draws.py", "forkserver.py")
-KIT_SECRETS = WORKER_DIR.parent / "solutions"  # where the reference lives in a full kit
-SANDBOX_WORKER_DIR = "/opt/grader-worker"
-NOBODY = 65534
-# A trivial bwrap command finishes in milliseconds; the search's own probe waits as long (bwrap.py).
-FEATURE_PROBE_SECONDS = 15
 ISOLATIONS = ("bubblewrap", "process")
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Per-worker resource limits; every mode applies them.
-
-    ``call_timeout`` and ``load_timeout`` are seconds of CPU time, which a busy host does not
-    eat into; the wall clock bounds a call only as a generous backstop (:meth:`wall_bound`). The
-    budgets bound all the time a student's workers may keep the grader waiting, per exercise and
-    per submission, so that a student slow on every call cannot stretch a run without end.
-    """
-
-    call_timeout: float = 3.0
-    load_timeout: float = 15.0
-    exercise_seconds: float = 60.0
-    submission_seconds: float = 180.0
-    shared_bytes: int = 16 << 20  # arrays a check wants to see again after the call (arena.py)
-    wall_slack: float = 10.0  # wall-clock seconds a call may wait beyond its CPU time, at least
-    cpu_seconds: int = 120
-    memory_bytes: int = 1 << 30
-    file_bytes: int = 1 << 20
-    processes: int = 8  # a student needs none; a few keep fork bombs and fork-and-hoard small
-    open_files: int = 256  # each open file can hold a host-wide object (a pty, say): a few hundred at most
-    tmp_bytes: int = 64 << 20  # the private /tmp under bubblewrap is RAM: bound it
-    reply_bytes: int = 32 << 20
-
-    @classmethod
-    def for_call_timeout(cls, call_timeout: float, memory_bytes: int) -> "Limits":
-        """The limits for a chosen per-call timeout: the budgets grow with it, never below the defaults."""
-        return cls(call_timeout=call_timeout, memory_bytes=memory_bytes,
-                   exercise_seconds=max(cls.exercise_seconds, 20 * call_timeout),
-                   submission_seconds=max(cls.submission_seconds, 60 * call_timeout))
-
-    def wall_bound(self, cpu_seconds: float) -> float:
-        """Wall-clock seconds after which a call that may use ``cpu_seconds`` of CPU is given up."""
-        return max(3 * cpu_seconds, cpu_seconds + self.wall_slack)
-
-
-def _runtime_paths() -> list[tuple[str, str]]:
-    """(host path, where the worker sees it) for all it needs read-only to run Python with numpy.
-
-    Only the interpreter, the venv's pyvenv.cfg and the library folders are shown, never a whole
-    environment folder, where a course may keep the kit and its solutions. A path is shown where
-    this Python knows it (a venv's ``bin/python`` link, through which the venv is found) and at
-    its real place.
-    """
-    import numpy
-
-    paths = sysconfig.get_paths()
-    wanted = {os.path.abspath(sys.executable), str(Path(sys.executable).resolve()),
-              paths["stdlib"], paths["platstdlib"], paths["purelib"], paths["platlib"], numpy_path()}
-    for prefix in {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}:
-        wanted |= {os.path.join(prefix, "pyvenv.cfg"), os.path.join(prefix, "lib"), os.path.join(prefix, "lib64")}
-    pairs = set()
-    for given in wanted:
-        if given and os.path.exists(given):
-            real = str(Path(given).resolve())
-            pairs |= {(real, real), (real, os.path.abspath(given))}
-    # /usr is bound whole; drop what it already covers and nested duplicates.
-    kept: list[tuple[str, str]] = []
-    for real, seen in sorted(pairs, key=lambda pair: pair[1]):
-        if seen == "/usr" or seen.startswith("/usr/"):
-            continue
-        if any(seen.startswith(k + "/") or seen == k for _r, k in kept):
-            continue
-        kept.append((real, seen))
-    return kept
-
-
-def numpy_path() -> str:
-    """The folder numpy was imported from here: the worker looks there too (PYTHONPATH, user site)."""
-    import numpy
-
-    return str(Path(numpy.__file__).resolve().parent.parent)
-
-
-def check_hidden(command: list[str], secret: Path) -> None:
-    """Refuse a sandbox that would show student code ``secret`` (the reference solutions)."""
-    secret = secret.resolve()
-    shown = [command[i + 1] for i, word in enumerate(command[:-1]) if word == "--ro-bind"]
-    for source in shown:
-        if secret == Path(source).resolve() or Path(source).resolve() in secret.parents:
-            raise OSError(f"the kit's {secret} lies inside {source}, which the sandbox must show to student "
-                          f"code; move the kit out of it (or the Python environment away from the kit)")
-
-
-def _python() -> str:
-    # Not resolved: a venv's python is a link to the base interpreter, and only through the
-    # link does it find the venv's site-packages (numpy) instead of the base's.
-    return os.path.abspath(sys.executable)
-
-
-def _bwrap_command(bwrap_path: str, python: str, limits: Limits, status_fd: int | None = None,
-                   seccomp_fd: int | None = None, env: dict[str, str] | None = None) -> list[str]:
-    # bwrap reports the sandbox's start on status_fd: a worker that dies before it was never started.
-    extra = ["--json-status-fd", str(status_fd)] if status_fd is not None else []
-    extra += ["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []
-    prefix = _bwrap_prefix(bwrap_path, limits)
-    for key, value in (env or {}).items():
-        prefix += ["--setenv", key, value]
-    return prefix[:1] + extra + prefix[1:] + [python, "-I", "-B", f"{SANDBOX_WORKER_DIR}/worker.py"]
-
-
-def _readable(data: bytes) -> int:
-    """A descriptor to read ``data`` from (a pipe, written and closed; the program is tiny)."""
-    read, write = os.pipe()
-    os.write(write, data)
-    os.close(write)
-    return read
-
-
-@functools.lru_cache(maxsize=None)
-def _seccomp_program(binary: str) -> bytes | None:
-    """The filter of :mod:`seccomp`, where this machine and this bwrap accept it."""
-    program = seccomp.program()
-    if program is None:
-        return None
-    descriptor = _readable(program)
-    try:
-        probe = _feature_probe([binary, "--seccomp", str(descriptor), "--ro-bind", "/", "/", "true"], (descriptor,))
-    finally:
-        os.close(descriptor)
-    return program if probe is not None and probe.returncode == 0 else None
-
-
-class BwrapSilent(OSError):
-    """A bwrap that did not finish a trivial command in time: it hangs, or the host is far too
-    busy. Never taken as "this feature is missing", which would start sandboxes without it."""
-
-
-def _feature_probe(command: list[str], pass_fds: tuple[int, ...] = ()) -> subprocess.CompletedProcess | None:
-    """Run a trivial bwrap command; None if it cannot run at all (the feature is then absent)."""
-    try:
-        return subprocess.run(command, capture_output=True, timeout=FEATURE_PROBE_SECONDS, pass_fds=pass_fds)
-    except subprocess.TimeoutExpired:
-        raise BwrapSilent(f"{command[0]} did not answer within {FEATURE_PROBE_SECONDS} s") from None
-    except (OSError, subprocess.SubprocessError):
-        return None
-
-
-@functools.lru_cache(maxsize=None)
-def _userns_lockdown(binary: str) -> tuple[str, ...]:
-    """Flags that stop student code creating user namespaces, where this bwrap (>= 0.8) can.
-
-    Nested namespaces would be charged to the quota of the user that runs bwrap (root, in CI):
-    one student could fill it and make every classmate's sandbox fail to start.
-    """
-    flags = ("--unshare-user", "--disable-userns")
-    helped = _feature_probe([binary, "--help"])
-    if helped is None or b"--disable-userns" not in helped.stdout:
-        return ()
-    probe = _feature_probe([binary, *flags, "--ro-bind", "/", "/", "true"])
-    return flags if probe is not None and probe.returncode == 0 else ()
-
-
-def _bwrap_prefix(bwrap_path: str, limits: Limits = Limits()) -> list[str]:
-    command = [
-        bwrap_path, "--die-with-parent", "--unshare-all", *_userns_lockdown(bwrap_path), "--new-session",
-        "--uid", str(NOBODY), "--gid", str(NOBODY),
-        "--ro-bind", "/usr", "/usr",
-        # /dev is read-only: its tmpfs (and /dev/shm in it) would otherwise be unbounded host RAM.
-        "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
-        "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp", "--chdir", "/tmp",
-        "--clearenv",
-    ]
-    for link in ("lib", "lib64", "bin", "sbin"):
-        target = Path("/") / link
-        if target.is_symlink():
-            command += ["--symlink", os.readlink(target), f"/{link}"]
-        elif target.is_dir():
-            command += ["--ro-bind", str(target), f"/{link}"]
-    for real, seen in _runtime_paths():
-        command += ["--ro-bind", real, seen]
-    check_hidden(command, KIT_SECRETS)
-    for name in WORKER_FILES:
-        command += ["--ro-bind", str(WORKER_DIR / name), f"{SANDBOX_WORKER_DIR}/{name}"]
-    for key, value in _worker_env().items():
-        command += ["--setenv", key, value]
-    return command
-
-
-def _worker_env() -> dict[str, str]:
-    env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
-           "PYTHONDONTWRITEBYTECODE": "1", "GRADER_NUMPY_PATH": numpy_path()}
-    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
-        env[var] = "1"
-    # Some machines need the OpenBLAS pair to pick a working kernel; the run tag lets a test or an
-    # operator trace any process back to the grading run that started it.
-    for var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "GRADER_RUN_TAG"):
-        if var in os.environ:
-            env[var] = os.environ[var]
-    return env
-
-
-def _probe_command(bwrap_path: str) -> list[str]:
-    return _bwrap_prefix(bwrap_path) + [_python(), "-I", "-c", "import numpy"]
 
 
 def find_bwrap() -> bwrap.Search:
     """The bwrap that starts this Python with numpy here (system first, then bundled), or why none does."""
-    return bwrap.cached_search(_probe_command)
+    return bwrap.cached_search(jailcommand.probe_command)
 
 
 def bubblewrap_works() -> bool:
@@ -353,8 +151,8 @@ def zygote_possible(isolation: str, bwrap_path: str = "") -> bool:
     if isolation == "bubblewrap":
         found = bwrap_path or (find_bwrap().found.path if find_bwrap().found else "")
         try:
-            return bool(found) and _seccomp_program(found) is not None
-        except BwrapSilent:  # then every start fails too, and says so where it does
+            return bool(found) and jailcommand.seccomp_program(found) is not None
+        except jailcommand.BwrapSilent:  # then every start fails too, and says so where it does
             return False
     return isolation == "process" and _is_root()
 
@@ -400,7 +198,7 @@ def _spawn(isolation: str, limits: Limits, bwrap_path: str, pass_fds: tuple[int,
             bwrap_path = found.path
         status_read, status_write = os.pipe()
         undo += [functools.partial(os.close, status_read), functools.partial(os.close, status_write)]
-        program = _seccomp_program(bwrap_path)
+        program = jailcommand.seccomp_program(bwrap_path)
         forks_refused = program is not None
         zygote_env = {}
         if zygote_fd is not None:
@@ -408,18 +206,18 @@ def _spawn(isolation: str, limits: Limits, bwrap_path: str, pass_fds: tuple[int,
                 raise OSError("no zygote without the seccomp filter")
             zygote_env = {"GRADER_ZYGOTE": str(zygote_fd), "GRADER_ZYGOTE_SWEEP": "1", "GRADER_SECCOMP": program.hex()}
             program = None
-        filter_fd = _readable(program) if program is not None else None
+        filter_fd = jailcommand.readable(program) if program is not None else None
         if filter_fd is not None:
             undo.append(functools.partial(os.close, filter_fd))
-        command = _bwrap_command(bwrap_path, _python(), limits, status_write, filter_fd, zygote_env)
+        command = jailcommand.bwrap_command(bwrap_path, jailcommand.python(), limits, status_write, filter_fd, zygote_env)
         passed = (status_write,) if filter_fd is None else (status_write, filter_fd)
         # bwrap's own environment is readable inside (/proc/1/environ): never the grader's.
-        env = _worker_env()
+        env = jailcommand.worker_env()
     elif isolation == "process":
         if LINUX:
             _become_subreaper()
-        command = [_python(), "-I", "-B", str(WORKER_DIR / "worker.py")]
-        env = _worker_env()
+        command = [jailcommand.python(), "-I", "-B", str(WORKER_DIR / "worker.py")]
+        env = jailcommand.worker_env()
         if LINUX and seccomp.program() is not None:  # the worker loads bwrap's filter itself
             env["GRADER_SECCOMP"] = seccomp.program().hex()
             forks_refused = True

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from autograder import codec, sandbox, sanitize
+from autograder import codec, jailcommand, sandbox, sanitize
 from autograder.client import StudentModule
 from autograder.model import BatchResult, CheckResult, Output, batch_from_dict, exercise_result, student_result
 from autograder.output import write_batch
@@ -138,9 +138,9 @@ def test_an_exercise_wide_problem_is_stored_once(tmp_path):
 
 
 def failing_bwrap(monkeypatch, spawned: list) -> None:
-    prefix = sandbox._bwrap_prefix
+    prefix = jailcommand.bwrap_prefix
     real_spawn = sandbox.spawn
-    monkeypatch.setattr(sandbox, "_bwrap_prefix", lambda path, limits=sandbox.Limits():
+    monkeypatch.setattr(jailcommand, "bwrap_prefix", lambda path, limits=sandbox.Limits():
                         prefix(path, limits)[:1] + ["--no-such-option"] + prefix(path, limits)[1:])
     monkeypatch.setattr(sandbox, "spawn", lambda *args, **kwargs: spawned.append(args) or real_spawn(*args, **kwargs))
 
@@ -191,7 +191,7 @@ def test_the_seccomp_filter_is_well_formed_and_known_only_where_its_numbers_are(
     assert seccomp.program("sparc64") is None
 
 
-@pytest.mark.skipif(not sandbox.bubblewrap_works() or sandbox._seccomp_program(sandbox.find_bwrap().found.path) is None,
+@pytest.mark.skipif(not sandbox.bubblewrap_works() or jailcommand.seccomp_program(sandbox.find_bwrap().found.path) is None,
                     reason="bubblewrap with a seccomp filter is not available on this machine")
 def test_student_code_cannot_hold_ram_in_shared_memory_memfds_or_socket_buffers(tmp_path):
     (tmp_path / "scalar_chain.py").write_text(
@@ -209,7 +209,7 @@ def test_student_code_cannot_hold_ram_in_shared_memory_memfds_or_socket_buffers(
     module.close()
 
 
-@pytest.mark.skipif(not sandbox.bubblewrap_works() or sandbox._seccomp_program(sandbox.find_bwrap().found.path) is None,
+@pytest.mark.skipif(not sandbox.bubblewrap_works() or jailcommand.seccomp_program(sandbox.find_bwrap().found.path) is None,
                     reason="bubblewrap with a seccomp filter is not available on this machine")
 def test_student_code_may_start_threads_but_no_process(tmp_path):
     (tmp_path / "scalar_chain.py").write_text(

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import bwrap, cgroup, cli, hostproof, preflight, sandbox
+from autograder import bwrap, cgroup, cli, hostproof, jailcommand, preflight, sandbox
 from conftest import ROOT
 
 CORRECT = ROOT / "examples" / "class" / "amara_okafor"
@@ -33,7 +33,7 @@ def python_without_numpy(tmp_path, monkeypatch):
         f'exec "{sys.executable}" -I -B -c "import sys, runpy; sys.modules[\'numpy\'] = None; '
         f'sys.argv = sys.argv[-1:]; runpy.run_path(sys.argv[0], run_name=\'__main__\')" "$@"\n')
     wrapper.chmod(0o755)
-    monkeypatch.setattr(sandbox, "_python", lambda: str(wrapper))
+    monkeypatch.setattr(jailcommand, "python", lambda: str(wrapper))
 
 
 def test_a_worker_that_cannot_import_numpy_stops_check_with_exit_2(capsys, python_without_numpy, tmp_path):
@@ -140,8 +140,8 @@ def test_a_folder_named_like_a_command_is_still_checked(capsys, monkeypatch, tmp
 
 def test_the_worker_runs_the_graders_python_not_its_resolved_base():
     # A venv's bin/python is a link to the base interpreter; resolving it loses the venv.
-    assert sandbox._python() == os.path.abspath(sys.executable)
-    seen = {where for _real, where in sandbox._runtime_paths()}
+    assert jailcommand.python() == os.path.abspath(sys.executable)
+    seen = {where for _real, where in jailcommand.runtime_paths()}
     assert any(os.path.abspath(sys.executable).startswith(path + "/") or path.startswith("/usr")
                for path in seen | {"/usr"})
 
@@ -153,7 +153,7 @@ def test_a_venv_reached_through_a_link_is_shown_where_the_venv_says(tmp_path, mo
     link = tmp_path / "linked-venv"
     link.symlink_to(real)
     monkeypatch.setattr(sys, "prefix", str(link))
-    pairs = set(sandbox._runtime_paths())
+    pairs = set(jailcommand.runtime_paths())
     assert (str((real / "lib").resolve()), str(link / "lib")) in pairs
     assert (str((real / "pyvenv.cfg").resolve()), str(link / "pyvenv.cfg")) in pairs
 
@@ -165,7 +165,7 @@ def test_a_kit_kept_inside_the_venv_is_not_shown_to_student_code(tmp_path, monke
     secret = venv / "kit" / "solutions"
     secret.mkdir(parents=True)
     monkeypatch.setattr(sys, "prefix", str(venv))
-    shown = [Path(real) for real, _seen in sandbox._runtime_paths()]
+    shown = [Path(real) for real, _seen in jailcommand.runtime_paths()]
     assert not any(path == secret or path in secret.parents for path in shown)
 
 
@@ -173,14 +173,14 @@ def test_a_sandbox_that_would_show_the_solutions_is_refused(tmp_path):
     secret = tmp_path / "usr" / "local" / "kit" / "solutions"
     secret.mkdir(parents=True)
     with pytest.raises(OSError, match="lies inside"):
-        sandbox.check_hidden(["bwrap", "--ro-bind", str(tmp_path / "usr"), "/usr"], secret)
-    sandbox.check_hidden(["bwrap", "--ro-bind", str(tmp_path / "usr" / "lib"), "/usr/lib"], secret)
+        jailcommand.check_hidden(["bwrap", "--ro-bind", str(tmp_path / "usr"), "/usr"], secret)
+    jailcommand.check_hidden(["bwrap", "--ro-bind", str(tmp_path / "usr" / "lib"), "/usr/lib"], secret)
 
 
 def test_the_worker_finds_numpy_where_the_grader_found_it(tmp_path, monkeypatch):
     # numpy from PYTHONPATH or the user site, which the worker's `python -I` would not look at.
-    monkeypatch.setattr(sandbox, "numpy_path", lambda: str(tmp_path / "deps"))
-    assert sandbox._worker_env()["GRADER_NUMPY_PATH"] == str(tmp_path / "deps")
+    monkeypatch.setattr(jailcommand, "numpy_path", lambda: str(tmp_path / "deps"))
+    assert jailcommand.worker_env()["GRADER_NUMPY_PATH"] == str(tmp_path / "deps")
 
 
 def fake_bwrap(folder: Path, name: str, exit_code: int, stderr: str = "") -> str:
@@ -254,7 +254,7 @@ def test_the_host_proof_proves_the_first_bwrap_without_a_probe_of_its_own(monkey
     # The proof starts the real worker in it: a probe before it would start a sandbox for nothing.
     probes = []
     monkeypatch.setattr(bwrap, "_run", lambda command: probes.append(command) or (0, ""))
-    monkeypatch.setattr(sandbox, "find_bwrap", lambda: bwrap.search(sandbox._probe_command))  # not the cached one
+    monkeypatch.setattr(sandbox, "find_bwrap", lambda: bwrap.search(jailcommand.probe_command))  # not the cached one
     assert hostproof.proved_isolation("auto", True, False, sandbox.Limits()) == ("bubblewrap", bwrap.first())
     assert probes == []
 
@@ -264,7 +264,7 @@ def test_where_the_first_bwrap_fails_the_proof_the_search_finds_the_one_that_wor
     works = sandbox.find_bwrap().found.path
     broken = fake_bwrap(tmp_path, "bwrap", 1, "bwrap: setuid broken")
     monkeypatch.setattr(bwrap, "candidates", lambda: [(broken, "system"), (works, "bundled")])
-    monkeypatch.setattr(sandbox, "find_bwrap", lambda: bwrap.search(sandbox._probe_command))  # not the cached one
+    monkeypatch.setattr(sandbox, "find_bwrap", lambda: bwrap.search(jailcommand.probe_command))  # not the cached one
     assert hostproof.proved_isolation("auto", True, False, sandbox.Limits()) == ("bubblewrap", works)
     assert sandbox.describe("bubblewrap", works) == f"bubblewrap {bwrap._version(works)} (bundled)"
 
@@ -276,7 +276,7 @@ def test_a_first_bwrap_that_hangs_is_given_up_as_soon_as_the_search_would_and_sa
     hangs.write_text("#!/bin/sh\n[ \"$1\" = --version ] && echo 'bubblewrap 9.9.9' && exit 0\nexec sleep 600\n")
     hangs.chmod(0o755)
     monkeypatch.setattr(bwrap, "candidates", lambda: [(str(hangs), "system"), (works, "bundled")])
-    monkeypatch.setattr(sandbox, "find_bwrap", lambda: bwrap.search(sandbox._probe_command))  # not the cached one
+    monkeypatch.setattr(sandbox, "find_bwrap", lambda: bwrap.search(jailcommand.probe_command))  # not the cached one
     proofs = []
     original = preflight.prove
     monkeypatch.setattr(preflight, "prove", lambda isolation, limits, path="": (
