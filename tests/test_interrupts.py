@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import subprocess
@@ -174,3 +175,20 @@ def test_a_pool_process_that_ctrl_c_reaches_as_it_starts_leaves_without_a_word(t
                           cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.stdout.strip() == "130", done.stderr  # its own quiet exit, after its start
     assert "Traceback" not in done.stderr and "Fatal" not in done.stderr, done.stderr
+
+
+SHUTS_DOWN = """
+import atexit, os, runpy, signal, sys
+atexit.register(lambda: os.kill(os.getpid(), signal.SIGINT))  # Ctrl-C during Python's own shutdown
+sys.argv = [{grade!r}, "--version"]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+def test_a_ctrl_c_after_the_last_word_does_not_break_into_pythons_shutdown(tmp_path):
+    script = tmp_path / "shuts_down.py"
+    script.write_text(SHUTS_DOWN.format(grade=str(ROOT / "grade.py")))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          preexec_fn=functools.partial(signal.signal, signal.SIGINT, signal.SIG_DFL))
+    assert done.returncode == 0 and done.stdout.startswith("gradient kit "), done.stderr
+    assert done.stderr == ""
