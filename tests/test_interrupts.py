@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from autograder import cli, connection, interrupts
+from autograder import cli, connection, interrupts, pool
+from autograder.runner import Settings
 from autograder.store import STORE
 from conftest import ROOT
 from test_incremental import FAST, make_class, start_grade
@@ -192,3 +193,15 @@ def test_a_ctrl_c_after_the_last_word_does_not_break_into_pythons_shutdown(tmp_p
                           preexec_fn=functools.partial(signal.signal, signal.SIGINT, signal.SIG_DFL))
     assert done.returncode == 0 and done.stdout.startswith("gradient kit "), done.stderr
     assert done.stderr == ""
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the lost KeyboardInterrupt
+def test_no_pool_is_started_once_ctrl_c_was_pressed(monkeypatch, tmp_path, python_handles_ctrl_c):
+    # A pool broken by the press would otherwise be started again for the students it had left.
+    monkeypatch.setattr(pool.concurrent.futures, "ProcessPoolExecutor",
+                        lambda *args, **kwargs: pytest.fail("a pool was started after Ctrl-C", pytrace=False))
+    settings = Settings(graders_dir=ROOT / "graders", reference_dir=None, seed=1, isolation="process")
+    with interrupts.watched():
+        lose_a_ctrl_c()
+        with pytest.raises(KeyboardInterrupt):
+            pool.grade_in_pool([("a", tmp_path), ("b", tmp_path)], settings, 2, lambda result: None)
