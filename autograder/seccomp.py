@@ -12,7 +12,8 @@ instances and queued real-time signals; a student could otherwise hold all of th
 while its worker lives. It also refuses new processes (fork, vfork, a clone that is not a thread, and
 clone3, which answers ENOSYS so the C library falls back to clone): a student needs none, and
 without them no per-user process limit is needed, which without root would be counted across
-everything the grading user runs on the host. Threads stay allowed. Built by hand as classic BPF,
+everything the grading user runs on the host. io_uring is refused too: its requests open sockets
+(and do much else) without the system calls above ever being made. Threads stay allowed. Built by hand as classic BPF,
 so no library is needed; on an architecture it does not know, :func:`program` returns None and no
 filter is used.
 """
@@ -27,11 +28,13 @@ _ARCHES = {  # machine: (AUDIT_ARCH_*, {refused system call: number}, clone, clo
     "x86_64": (0xC000003E, {"shmget": 29, "memfd_create": 319, "socket": 41, "socketpair": 53,
                             "fork": 57, "vfork": 58, "mq_open": 240, "add_key": 248, "request_key": 249,
                             "keyctl": 250, "inotify_init": 253, "inotify_init1": 294, "fanotify_init": 300,
-                            "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297}, 56, 435),
+                            "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297, "io_uring_setup": 425,
+                            "io_uring_enter": 426, "io_uring_register": 427}, 56, 435),
     "aarch64": (0xC00000B7, {"shmget": 194, "memfd_create": 279, "socket": 198, "socketpair": 199,
                              "mq_open": 180, "add_key": 217, "request_key": 218, "keyctl": 219,
                              "inotify_init1": 26, "fanotify_init": 262, "rt_sigqueueinfo": 138,
-                             "rt_tgsigqueueinfo": 240}, 220, 435),
+                             "rt_tgsigqueueinfo": 240, "io_uring_setup": 425, "io_uring_enter": 426,
+                             "io_uring_register": 427}, 220, 435),
 }
 _CLONE_THREAD = 0x00010000
 _X32_BIT = 0x40000000  # x86_64's x32 ABI: the same calls under other numbers

@@ -224,3 +224,18 @@ def test_student_code_may_start_threads_but_no_process(tmp_path):
     module = StudentModule(tmp_path / "scalar_chain.py", "scalar_chain", "bubblewrap")
     assert module.call("scalar_gradient_chain", 1, 1.0).value == [False, False, False]
     module.close()
+
+
+@pytest.mark.skipif(not sandbox.bubblewrap_works() or jailcommand.seccomp_program(sandbox.find_bwrap().found.path) is None,
+                    reason="bubblewrap with a seccomp filter is not available on this machine")
+def test_student_code_cannot_reach_io_uring_which_would_open_sockets_past_the_filter(tmp_path):
+    (tmp_path / "scalar_chain.py").write_text(
+        "import ctypes\n"
+        "def scalar_gradient_chain(depth, scale):\n"
+        "    libc = ctypes.CDLL(None, use_errno=True)\n"
+        "    params = ctypes.create_string_buffer(120)  # struct io_uring_params, zeroed\n"
+        "    fd = libc.syscall(425, 8, params)  # io_uring_setup: the same number on x86_64 and aarch64\n"
+        "    return [fd, ctypes.get_errno()]\n")
+    module = StudentModule(tmp_path / "scalar_chain.py", "scalar_chain", "bubblewrap")
+    assert module.call("scalar_gradient_chain", 1, 1.0).value == [-1, 1]  # refused: EPERM
+    module.close()
