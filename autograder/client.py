@@ -96,7 +96,7 @@ class StudentModule:
         try:
             observed = self._arena.observe(slots) if slots else []
             resolve = arena.resolve_reported(observed)
-            return CallResult(
+            result = CallResult(
                 value=codec.decode(reply.get("value")),
                 draws=tuple(draws.decode_logs(reply.get("draws", []))),
                 warnings=tuple(str(w)[:300] for w in reply.get("warnings", [])[:20] if isinstance(w, str)),
@@ -105,6 +105,9 @@ class StudentModule:
                 kwargs_after=arena.after_call(dict(kwargs), codec.decode(reply["kwargs_after"], shared=resolve),
                                               where, slots, observed) if return_args else None,
             )
+            if return_args:
+                _check_arguments_after(result, args, kwargs)
+            return result
         except (codec.CodecError, TypeError, ValueError, KeyError, OverflowError) as exc:
             self._restart()
             raise BadReply(f"{function}() returned something the grader cannot read ({exc}).") from None
@@ -293,4 +296,18 @@ class StudentModule:
         if self._arena is not None:
             self._arena.close()
             self._arena = None
+
+
+def _check_arguments_after(result: CallResult, args: tuple, kwargs: dict) -> None:
+    """The arguments after the call come as they went: one per argument, under the same names.
+
+    The worker reports them (checks read ``args_after[0]`` and ``kwargs_after[name]``), and only a
+    worker whose reporting was tampered with can say otherwise: that is the submission's doing,
+    never a failure of the grader's.
+    """
+    named = {key for key, value in kwargs.items() if not isinstance(value, codec.RngSpec)}
+    if not isinstance(result.args_after, list) or len(result.args_after) != len(args):
+        raise ValueError("its arguments after the call are not one per argument")
+    if not isinstance(result.kwargs_after, dict) or set(result.kwargs_after) != named:
+        raise ValueError("its keyword arguments after the call are not the ones it was given")
 
