@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import os
 import secrets
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +32,9 @@ from .submission import read_source
 from .zygote import ForkedWorker, Zygote
 
 MAX_TIMEOUTS = 4
+# Far more arrays than any answer holds (a draw log of 10,000 draws with numpy-scalar arguments is
+# 20,000), and few enough that reading them costs the grader no more than a second or two.
+MAX_REPLY_ARRAYS = 50_000
 HEAD_CHARS = TAIL_CHARS = sanitize.OUTPUT_CHARS
 # What an honest worker reports for a KeyError the worker itself raises (see _reports_honestly).
 KEY_ERROR_LINEAGE = ["builtins.KeyError", "builtins.LookupError", "builtins.Exception",
@@ -93,16 +97,18 @@ class StudentModule:
                     raise
         if not reply.get("ok"):
             raise self._problem_from(reply.get("error"), function)
+        started, tally = time.monotonic(), codec.Tally(MAX_REPLY_ARRAYS)
         try:
             observed = self._arena.observe(slots) if slots else []
             resolve = arena.resolve_reported(observed)
             result = CallResult(
-                value=codec.decode(reply.get("value")),
-                draws=tuple(draws.decode_logs(reply.get("draws", []))),
+                value=codec.decode(reply.get("value"), tally=tally),
+                draws=tuple(draws.decode_logs(reply.get("draws", []), tally)),
                 warnings=tuple(str(w)[:300] for w in reply.get("warnings", [])[:20] if isinstance(w, str)),
-                args_after=arena.after_call(list(args), codec.decode(reply["args_after"], shared=resolve),
+                args_after=arena.after_call(list(args), codec.decode(reply["args_after"], shared=resolve, tally=tally),
                                             where, slots, observed) if return_args else None,
-                kwargs_after=arena.after_call(dict(kwargs), codec.decode(reply["kwargs_after"], shared=resolve),
+                kwargs_after=arena.after_call(dict(kwargs), codec.decode(reply["kwargs_after"], shared=resolve,
+                                                                         tally=tally),
                                               where, slots, observed) if return_args else None,
             )
             if return_args:
@@ -111,6 +117,10 @@ class StudentModule:
         except (codec.CodecError, TypeError, ValueError, KeyError, OverflowError) as exc:
             self._restart()
             raise BadReply(f"{function}() returned something the grader cannot read ({exc}).") from None
+        finally:
+            # Reading the reply is the grader's time spent on this student's answer: charged like waiting for it.
+            for budget in self._budgets:
+                budget.charge(time.monotonic() - started)
 
     @property
     def problem(self) -> Exception | None:

@@ -145,21 +145,37 @@ def encode(value: object, depth: int = 0, share=None) -> object:
     return {"__unrepresentable__": type(value).__name__}
 
 
-def decode(data: object, depth: int = 0, shared=None) -> object:
+class Tally:
+    """How many more arrays one reply may hold: each costs the reader tens of microseconds, so a
+    reply of a hundred thousand tiny arrays would hold the grader for seconds."""
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+    def take(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise CodecError("the reply holds more arrays than any answer needs")
+
+
+def decode(data: object, depth: int = 0, shared=None, tally: Tally | None = None) -> object:
     """Inverse of :func:`encode`; rejects anything that is not exactly one of the known shapes.
 
     A ``__shared__`` tag is read only where the caller passes ``shared``, which turns its payload
-    into the array it names; everywhere else it is as unknown as any other tag.
+    into the array it names; everywhere else it is as unknown as any other tag. With ``tally``,
+    every array read is counted against it.
     """
     if depth > MAX_DEPTH:
         raise CodecError("value is nested too deeply")
     if data is None or isinstance(data, (bool, str, int, float)):
         return data
     if isinstance(data, list):
-        return [decode(item, depth + 1, shared) for item in data]
+        return [decode(item, depth + 1, shared, tally) for item in data]
     if not isinstance(data, dict) or len(data) != 1:
         raise CodecError("an object must carry exactly one known tag")
     (tag, payload), = data.items()
+    if tag in ("__ndarray__", "__npscalar__") and tally is not None:
+        tally.take()
     if tag == "__ndarray__":
         return _array_from_text(payload)
     if tag == "__npscalar__":
@@ -168,16 +184,16 @@ def decode(data: object, depth: int = 0, shared=None) -> object:
             raise CodecError("a numpy scalar must have shape ()")
         return array[()]
     if tag == "__tuple__" and isinstance(payload, list):
-        return tuple(decode(item, depth + 1, shared) for item in payload)
+        return tuple(decode(item, depth + 1, shared, tally) for item in payload)
     if tag == "__dict__" and isinstance(payload, list):
         out = {}
         for pair in payload:
             if not isinstance(pair, list) or len(pair) != 2:
                 raise CodecError("a dict entry must be a [key, value] pair")
-            key = decode(pair[0], depth + 1)
+            key = decode(pair[0], depth + 1, None, tally)
             if not isinstance(key, (str, int, float, bool, type(None), tuple)):
                 raise CodecError("a dict key must be hashable plain data")
-            out[key] = decode(pair[1], depth + 1, shared)
+            out[key] = decode(pair[1], depth + 1, shared, tally)
         return out
     if tag == "__complex__" and isinstance(payload, list) and len(payload) == 2:
         real, imag = payload

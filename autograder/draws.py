@@ -74,7 +74,7 @@ def recording_generator(seed: int) -> np.random.Generator:
     return generator, log
 
 
-def decode_logs(raw: object) -> list:
+def decode_logs(raw: object, tally: codec.Tally | None = None) -> list:
     """Grader side: the logs of a reply, each entry checked and bounded; CodecError otherwise."""
     if not isinstance(raw, list):
         raise codec.CodecError("draws must be a list")
@@ -87,8 +87,8 @@ def decode_logs(raw: object) -> list:
             if not isinstance(entry, dict) or not isinstance(entry.get("method"), str):
                 raise codec.CodecError("a draw must name its method")
             entries.append({"method": entry["method"][:40],
-                            "args": codec.decode(entry.get("args", [])),
-                            "kwargs": codec.decode(entry.get("kwargs", {"__dict__": []})),
+                            "args": codec.decode(entry.get("args", []), tally=tally),
+                            "kwargs": codec.decode(entry.get("kwargs", {"__dict__": []}), tally=tally),
                             "shape": entry.get("shape") if isinstance(entry.get("shape"), list) else [],
                             "dtype": str(entry.get("dtype", ""))[:16]})
         logs.append(entries)

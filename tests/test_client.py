@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autograder import sandbox
+from autograder import client as client_module, codec, sandbox
 from autograder.budget import Budget
 from autograder.client import StudentModule
 from autograder.problems import BadReply, StudentRaised, StudentTimeout
@@ -227,3 +227,36 @@ def _alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_reply_of_more_arrays_than_any_answer_holds_is_refused(tmp_path, monkeypatch):
+    # Each array costs the grader tens of microseconds to read: a reply of a hundred thousand tiny
+    # ones (Fortran-ordered, so that np.load reads each) held it for seconds per call.
+    monkeypatch.setattr(client_module, "MAX_REPLY_ARRAYS", 100)
+    source = "import numpy as np\n\ndef f(n):\n    return [np.zeros((2, 2), order='F') for _ in range(n)]\n"
+    student = module(tmp_path, source, "process")
+    try:
+        assert len(student.call("f", 100).value) == 100
+        with pytest.raises(BadReply, match="more arrays than any answer needs"):
+            student.call("f", 101)
+    finally:
+        student.close()
+
+
+def test_reading_a_reply_is_charged_to_the_students_budgets(tmp_path, monkeypatch):
+    shared = Budget(1000.0, "your whole submission")
+    source = "import numpy as np\n\ndef f():\n    return 1.0\n"
+    student = module(tmp_path, source, "process", submission_budget=shared)
+    slow_decode = codec.decode
+
+    def decode(*args, **kwargs):
+        time.sleep(0.3)  # a reply that takes long to read, as far as the grader's clock goes
+        return slow_decode(*args, **kwargs)
+    try:
+        student.call("f")  # loaded: the load's own time is not what this measures
+        before = shared.spent
+        monkeypatch.setattr(codec, "decode", decode)
+        student.call("f")
+        assert shared.spent - before >= 0.3
+    finally:
+        student.close()
