@@ -140,6 +140,8 @@ def _run(namespace: dict, probe: Probe) -> dict:
     result = {"value": _through_codec(value), "draws": _logs(logs), "warned": bool(caught)}
     if probe.return_args:
         result["args_after"] = _through_codec([a for a in args if not isinstance(a, np.random.Generator)])
+        result["kwargs_after"] = _through_codec({k: v for k, v in kwargs.items()
+                                                 if not isinstance(v, np.random.Generator)})
     return result
 
 
@@ -172,10 +174,23 @@ def _compare(probe: Probe, mine: dict, values: bool = True) -> str | bool:
         verdicts.append(same(list(theirs.draws), mine["draws"]))
     if probe.return_args and theirs.args_after is not None:
         student_args = [a for a, sent in zip(theirs.args_after, probe.args) if not isinstance(sent, codec.RngSpec)]
-        verdicts.append(same(student_args, mine.get("args_after")))
+        given = _through_codec([a for a in probe.args if not isinstance(a, codec.RngSpec)])
+        verdicts.append(_same_after(student_args, mine.get("args_after"), given))
+    if probe.return_args and theirs.kwargs_after is not None:
+        given = _through_codec({k: v for k, v in probe.kwargs.items() if not isinstance(v, codec.RngSpec)})
+        verdicts.append(_same_after(theirs.kwargs_after, mine.get("kwargs_after"), given))
     if not all(verdicts):
         return False
     return "exact" if all(v == "exact" for v in verdicts) else "close"
+
+
+def _same_after(theirs: object, mine: object, given: object) -> str | bool:
+    """How the arguments after the call compare. The checks ask whether they changed at all, bit
+    for bit: a function that changed them (even only by rounding, undoing its change) is not one
+    that left them alone, however close the two are."""
+    if (same(theirs, given) == "exact") != (same(mine, given) == "exact"):
+        return False
+    return same(theirs, mine)
 
 
 def _shapes(value: object) -> object:

@@ -180,7 +180,9 @@ def test_above_the_limit_the_combined_length_becomes_max_norm(student):
     """When the norm is above max_norm, the returned arrays together have length exactly max_norm (an int limit too)."""
     mixed = arrays([0.5, -1.5, 2.0], [[1.0, -2.0], [0.25, 3.0]], [[[1.5, 0.0, -0.5]], [[2.5, 1.0, -1.0]]])
     # The tiny case catches an epsilon added to the norm: invisible at norm 1, 0.02% off at norm 5e-9.
-    cases = [(mixed, 2), (mixed, 0.5), (arrays([10.0, -20.0, 5.0], [[-7.5]]), 3.7), (arrays([3e-9], [4e-9]), 1e-9)]
+    # The last one has a norm only 2e-8 above the limit: a threshold (clip past max_norm * (1 + 1e-6)) leaves it.
+    cases = [(mixed, 2), (mixed, 0.5), (arrays([10.0, -20.0, 5.0], [[-7.5]]), 3.7), (arrays([3e-9], [4e-9]), 1e-9),
+             (arrays([3.0], [4.0]), 4.9999999)]
     for grads, max_norm in cases:
         clipped, _, _ = clip(student, grads, max_norm)
         got = length(clipped)
@@ -308,7 +310,9 @@ def clip_calls(draw):
         return grads, draw(fixed)
     relative = st.one_of(
         st.just(norm), st.just(math.nextafter(norm, math.inf)), st.just(math.nextafter(norm, 0.0)),
-        st.sampled_from((1e-6, 0.01, 0.5, 0.999, 1.001, 2.0, 100.0, 1e6)).map(lambda f: norm * f),
+        # just under the norm too: clipping has no threshold, however close above the limit the norm is
+        st.sampled_from((1e-6, 0.01, 0.5, 0.999, 1.001, 2.0, 100.0, 1e6, 1 - 1e-5, 1 - 1e-7, 1 - 1e-8))
+        .map(lambda f: norm * f),
         st.floats(0.05, 20.0).map(lambda f: norm * f))
     max_norm = draw(st.one_of(relative, relative, fixed))
     if max_norm >= 2 and draw(st.integers(0, 4)) == 0:

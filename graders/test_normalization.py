@@ -231,12 +231,21 @@ def test_layer_norm_keeps_the_shape_and_float64(student):
     expect_same_shape_float64(student, LN)
 
 
+def changed_to(now, was) -> str:
+    """What an input became, at enough digits to see how it differs from what it was."""
+    if isinstance(now, np.ndarray) and isinstance(was, np.ndarray) and now.shape == was.shape:
+        now_text, was_text = show_pair(now, was)
+        return f"{now_text} (it was {was_text})"
+    return show(now)
+
+
 def expect_inputs_unchanged(student, function, x, **kwargs):
     sent = {name: value.copy() for name, value in kwargs.items()}
     result, call = run(student, function, x.copy(), return_args=True, **kwargs)
-    hint = ("Do not modify the arrays you are given in place: compute the result in new arrays, or work on a copy.")
+    hint = ("Do not modify the arrays you are given in place, not even to undo it afterwards (that leaves rounding "
+            "differences): compute the result in new arrays, or work on a copy.")
     if not isinstance(result.args_after[0], np.ndarray) or not np.array_equal(result.args_after[0], x):
-        fail(f"{call} changed its input x to {show(result.args_after[0])}; x must be left as it was.", hint)
+        fail(f"{call} changed its input x to {changed_to(result.args_after[0], x)}; x must be left as it was.", hint)
     for name, value in sent.items():
         if not np.array_equal(result.kwargs_after[name], value):
             fail(f"{call} changed its argument {name} to {show(result.kwargs_after[name])}; "
@@ -249,6 +258,8 @@ def test_layer_norm_leaves_its_input_unchanged(student):
     expect_inputs_unchanged(student, LN, ROWS[0])
     expect_inputs_unchanged(student, LN, ROWS[:3])
     expect_inputs_unchanged(student, LN, ROWS.reshape(2, 2, 4), gamma=GAMMA, beta=BETA)
+    # A row whose mean, taken away in place and added back, does not give back the same bits.
+    expect_inputs_unchanged(student, LN, np.array([0.3, 1.1, 2.7, -0.6]))
 
 
 # --- RMSNorm ---------------------------------------------------------------------------------
@@ -358,6 +369,8 @@ def test_rms_norm_leaves_its_input_unchanged(student):
     expect_inputs_unchanged(student, RMS, ROWS[0])
     expect_inputs_unchanged(student, RMS, ROWS[:3])
     expect_inputs_unchanged(student, RMS, ROWS.reshape(2, 2, 4), gamma=GAMMA)
+    # A row that, divided by its root-mean-square in place and multiplied back, is not the same bits.
+    expect_inputs_unchanged(student, RMS, np.array([3.0, 4.0, 0.0]))
 
 
 # --- the input domain, clause by clause from the spec -----------------------------------------
@@ -465,9 +478,9 @@ def expect_promises(student, function, case):
     before = [x] + list(args) + list(kwargs.values())
     for was, now in zip(before, after):
         if isinstance(was, np.ndarray) and not (isinstance(now, np.ndarray) and np.array_equal(was, now)):
-            fail(f"{call} changed one of its input arrays to {show(now)}; inputs must be left as they were.",
-                 "Do not modify the arrays you are given in place: compute the result in new arrays, or work on a "
-                 "copy.")
+            fail(f"{call} changed one of its input arrays to {changed_to(now, was)}; inputs must be left as they "
+                 "were.", "Do not modify the arrays you are given in place, not even to undo it afterwards (that "
+                 "leaves rounding differences): compute the result in new arrays, or work on a copy.")
     gamma, beta = _gamma_beta(case)
     plain = out
     if gamma is not None or beta is not None:

@@ -92,17 +92,26 @@ def test_zero_and_negative_slopes(student):
 @pytest.mark.points(1)
 def test_factors_compound_not_add(student):
     """Factors multiply, so they compound: ten blocks of slope 0.5 with skips give 1.5 ** 10 = 57.67, not 1 + 10 * 0.5."""
+    # Small slopes too, where "1 + depth * slope" (or any other shortcut for small slopes) is
+    # close but not the product: 1.01 ** 100 is 2.705, not 2.
     cases = (((10, 0.5, True), 57.6650390625), ((10, 1.0, True), 1024.0), ((4, 2.0, False), 16.0),
-             ((6, -2.0, False), 64.0))
+             ((6, -2.0, False), 64.0), ((100, 0.01, True), 2.7048138294215285),
+             ((10, 0.02, True), 1.2189944199947573), ((50, -0.01, True), 0.6050060671375364),
+             ((1000, 5e-05, True), 1.051269782331887))
     for (depth, slope, residual), expected in cases:
-        expect_gradient(student, (depth, slope), {"residual": residual}, expected, COMPOUND_HINT)
+        added = 1.0 + depth * slope if residual else depth * slope
+        clues = ((added, "That adds the slopes up; however small they are, the per-block factors multiply, so they "
+                         "compound."),)
+        expect_gradient(student, (depth, slope), {"residual": residual}, expected, COMPOUND_HINT, clues)
 
 
 # --- the input domain, clause by clause from the spec -----------------------------------------
 # block_slope: "any finite float, including 0.0 and negative values": the edges (a factor of 0,
 # -1 or 1, tiny slopes whose factor rounds to 1, huge ones), ordinary slopes, every finite float.
 EDGE_SLOPES = (0.0, -0.0, -1.0, -2.0, 1.0, -0.5, 0.025, -1.5, -3.0, 2.0, 1e-12, -1e-12, 1e-300, -1e-300, 5e-324,
-               1e-8, 1e100, -1e100, 0.5)
+               1e-8, 1e100, -1e100, 0.5,
+               # small slopes over deep stacks, where a shortcut such as 1 + depth * slope is near but wrong
+               0.01, -0.01, 0.02, 0.001, -0.003, 1e-4, -5e-5, 1e-5, -2e-6, 3e-7, 5e-8)
 SLOPES = st.one_of(st.sampled_from(EDGE_SLOPES), st.floats(-3.0, 3.0),
                    st.floats(allow_nan=False, allow_infinity=False))
 # How residual is passed: omitted (the default, True), by position, or by its keyword.
