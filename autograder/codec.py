@@ -9,6 +9,7 @@ library and numpy because the worker loads it too.
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import json
 import math
@@ -56,9 +57,30 @@ class RngSpec:
 
 
 def _array_to_text(array: np.ndarray) -> str:
+    return base64.b64encode(_npy_bytes(array)).decode("ascii")
+
+
+def _npy_bytes(array: np.ndarray) -> bytes:
+    """What np.save writes for ``array``, byte for byte.
+
+    A plain array (nearly every one) is its header, made once per dtype and shape, and its
+    bytes: np.save builds the header anew every time, which cost more than the rest of a small
+    array's round trip. Anything else (Fortran order, a dtype with fields) goes to np.save.
+    """
+    dtype = array.dtype
+    if (dtype.fields is None and dtype.subdtype is None and dtype.kind in _ALLOWED_KINDS
+            and (array.flags.c_contiguous or not array.flags.f_contiguous)):
+        return _npy_header(dtype.str, array.shape) + array.tobytes(order="C")
     buffer = io.BytesIO()
     np.save(buffer, array, allow_pickle=False)
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
+    return buffer.getvalue()
+
+
+@functools.lru_cache(maxsize=1024)
+def _npy_header(descr: str, shape: tuple) -> bytes:
+    buffer = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buffer, {"descr": descr, "fortran_order": False, "shape": shape})
+    return buffer.getvalue()
 
 
 # The header np.save writes for a plain C-ordered array of one of the allowed kinds. Such a
