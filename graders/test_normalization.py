@@ -44,7 +44,47 @@ def expect_values(got, expected, call, hint):
 
 def check(student, function, x, expected, hint, *args, **kwargs):
     result, call = run(student, function, x, *args, **kwargs)
+    if not args and "eps" not in kwargs:
+        hint = other_default_hint(function, lambda eps: misses(result.value, _normalized(function, x, eps, **kwargs),
+                                                               RTOL, ATOL)) or hint
     return expect_values(result.value, expected, call, hint)
+
+
+# A default eps other than the stub's fails nearly every check that leaves eps out, and each
+# check's own hint (about variances or axes) would send the student the wrong way: a result that
+# is the right one for another eps gets a hint about the default instead.
+DEFAULT_EPS = {LN: 1e-5, RMS: 1e-6}
+OTHER_DEFAULTS = (0.0, 1e-12, 1e-8, 1e-6, 1e-5, 1e-3)  # the defaults of common libraries, and none
+
+
+def other_default_hint(function, miss) -> str | None:
+    """The hint for a call without eps whose result is the right one for another eps than the
+    default: ``miss(eps)`` is how far the result is from right for ``eps``, in tolerances."""
+    best = min((*OTHER_DEFAULTS, DEFAULT_EPS[function]), key=miss)
+    if best == DEFAULT_EPS[function] or not miss(best) <= 1.0:
+        return None
+    return (f"Called without eps, your {function} gives what eps = {best:g} would: it must then use the default "
+            f"of its signature in the stub, eps = {DEFAULT_EPS[function]:g}, under the square root.")
+
+
+def misses(got, want, rtol, atol) -> float:
+    """How far ``got`` is from ``want``, in tolerances (1 or less: close enough); inf if not comparable."""
+    with np.errstate(all="ignore"):
+        if not isinstance(got, np.ndarray) or got.shape != np.shape(want) or not np.all(np.isfinite(want)):
+            return math.inf
+        error = np.abs(got - want) / (atol + rtol * np.abs(want))
+        return float(np.max(error, initial=0.0)) if np.all(np.isfinite(error)) else math.inf
+
+
+def _normalized(function, x, eps, gamma=None, beta=None) -> np.ndarray:
+    """``function`` of ``x`` by the spec's formula."""
+    with np.errstate(all="ignore"):
+        x = np.asarray(x, dtype=float)
+        if function == LN:
+            out = (x - x.mean(axis=-1, keepdims=True)) / np.sqrt(x.var(axis=-1, keepdims=True) + eps)
+        else:
+            out = x / np.sqrt((x ** 2).mean(axis=-1, keepdims=True) + eps)
+        return out * (1.0 if gamma is None else gamma) + (0.0 if beta is None else beta)
 
 
 # --- LayerNorm -------------------------------------------------------------------------------
@@ -510,6 +550,9 @@ def expect_promises(student, function, case):
         hint = ("Per row: divide by the square root of the mean of squares plus eps, over the last axis whatever the "
                 "number of dimensions, with the eps you are given (0 included), and subtract nothing.")
         what = "mean square ms / (ms + eps) = {want:.6g} and the signs of the input, but has mean square {v:.6g}"
+    if bad.any() and not args and "eps" not in kwargs:
+        hint = other_default_hint(function, lambda other: misses(plain, _normalized(function, x, other),
+                                                                 RTOL, DOMAIN_ATOL)) or hint
     if bad.any():
         i = int(np.argmax(bad))
         index = np.unravel_index(i, x.shape[:-1])
