@@ -16,7 +16,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from . import cli
@@ -24,6 +23,7 @@ from .classroom import classroom_result, encode_result
 from .errors import GradeError
 from .intake import match_near_misses
 from .model import batch_from_dict, load_course
+from .scratch import scratch
 from .summary import append_text
 
 MARKER = "<!-- gradient-kit:report -->"
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     names = tuple(e.name for e in load_course(cli.ROOT / "graders"))
     try:
-        with tempfile.TemporaryDirectory(prefix="gradient-kit-ci-") as work:
+        with scratch("ci") as work:
             submission = Path(work) / "exercises"
             submission.mkdir()
             notes = take_exercises(args.repo, args.head, args.exercises_dir, names, submission)

@@ -14,7 +14,6 @@ import os
 import secrets
 import shutil
 import sys
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from .errors import GradeError
 from .gradebooks import read_roster, write_canvas
 from .intake import Submission, annotate, find_near_misses, read_submissions
 from .jails import sweep_jails
+from .scratch import scratch, sweep_scratch
 from .model import BatchResult, host_failed, load_course
 from .classout import write_run
 from .output import check_writable_file, locked, within_boundary, write_atomic
@@ -63,6 +63,7 @@ def _settings(args: argparse.Namespace, batch: bool, allow_unsandboxed: bool = T
     preflight.prove_room(getattr(args, "jobs", 1) if getattr(args, "executor", "local") == "local" else 1)
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # only root's workers are shut in jails
         sweep_jails()
+    sweep_scratch()  # the class copies of runs that were killed
     limits = sandbox.Limits(call_timeout=args.timeout, memory_bytes=args.memory_mb << 20)
     isolation, bwrap_path = proved_isolation(args.isolation, batch, allow_unsandboxed, limits)
     reference, catalogue = ROOT / "solutions", ROOT / "catalogue"
@@ -165,8 +166,8 @@ def run_grade(args: argparse.Namespace) -> int:
         raise GradeError("--executor dask needs --scheduler tcp://HOST:PORT, the address of the Dask scheduler.")
     if submissions.is_dir() and out.resolve().is_relative_to(submissions.resolve()):
         raise GradeError(f"{out} is inside {submissions}; choose an output folder outside the submissions.")
-    with tempfile.TemporaryDirectory(prefix="gradient-kit-intake-") as work:
-        intake = read_submissions(submissions, Path(work), tuple(e.name for e in load_course(ROOT / "graders")))
+    with scratch("intake") as work:
+        intake = read_submissions(submissions, work, tuple(e.name for e in load_course(ROOT / "graders")))
         students = [(s.id, s.folder) for s in intake.submissions]
         if not students:
             hint = (" it looks like one student's folder: grade it with `python grade.py check "

@@ -29,6 +29,7 @@ from .submission import MAX_SOURCE_BYTES
 from .errors import GradeError
 from .model import StudentResult, load_course
 from .runner import Settings, failed_student, grade_one, grade_shard, shards
+from .scratch import scratch
 
 
 class ClusterProblem(GradeError):
@@ -107,7 +108,7 @@ def grade_remote_shard(shard: list[tuple[str, dict[str, tuple]]], kit: dict, dig
                        settings: Settings) -> list[StudentResult]:
     """Runs on a worker: a shard of students in one pytest session, as :func:`grade_shard` grades here."""
     local = _worker_settings(settings, _materialise(kit, digest))
-    with tempfile.TemporaryDirectory(prefix="gradient-kit-shard-") as work:
+    with scratch("shard") as work:
         students = []
         for index, (student_id, files) in enumerate(shard):
             folder = Path(work) / str(index) / "submission"

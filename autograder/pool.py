@@ -17,7 +17,6 @@ import contextlib
 import json
 import multiprocessing
 import os
-import shutil
 import signal
 import stat
 import tempfile
@@ -29,6 +28,7 @@ from typing import Callable, Iterator
 from . import interrupts, sandbox
 from .model import GRADER_FAILED, ResultsFormatError, StudentResult, load_course, student_from_dict, to_dict
 from .runner import Settings, failed_student, grade_shard, shards
+from .scratch import scratch
 
 
 POSTED_BYTES = 64 << 20  # far above any result (outputs and messages are capped on arrival)
@@ -102,8 +102,8 @@ def grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: in
     pending = list(students)
     expected = {sid for sid, _folder in students}
     context = multiprocessing.get_context("spawn")
-    spool = tempfile.mkdtemp(prefix="gradient-kit-spool-")
-    try:
+    with scratch("spool") as spool_folder:
+        spool = str(spool_folder)
         # A pool process that dies (it never runs student code, so only a grader bug or the OOM
         # killer can do that) breaks the pool: start a fresh one for whatever was not finished.
         for _attempt in range(2):
@@ -131,8 +131,6 @@ def grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: in
                             continue
             _drain(Path(spool), arrived, expected)  # what was posted after the last look, as the pool broke
             pending = [(sid, folder) for sid, folder in pending if sid not in results]
-    finally:
-        shutil.rmtree(spool, ignore_errors=True)
     course = load_course(settings.graders_dir)
     for sid, _folder in pending:
         # Ended from outside (the OOM killer, say) while this student waited in its shard: not the submission's doing.
