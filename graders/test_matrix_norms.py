@@ -165,12 +165,16 @@ def bind_normal(method, args, kwargs, call):
         if np.any(np.asarray(scale) < 0):
             bad_log(call, "a negative scale")
         size = read_shape(bound.get("size"), "size", call)
-        if size is None:
-            try:
-                size = tuple(np.broadcast_shapes(np.shape(loc), np.shape(scale)))
-            except ValueError:
-                bad_log(call, "loc and scale of different shapes")
-        return {"loc": loc, "scale": scale, "size": size, "dtype": np.float64}
+        # As numpy draws: loc and scale broadcast together, and to size when it is given. A log
+        # that says otherwise was never made by rng.normal, and the replay could not run it.
+        try:
+            together = tuple(np.broadcast_shapes(np.shape(loc), np.shape(scale)))
+            if size is not None and tuple(np.broadcast_shapes(together, size)) != size:
+                raise ValueError("loc and scale do not fit size")
+        except ValueError:
+            bad_log(call, f"loc of shape {np.shape(loc)} and scale of shape {np.shape(scale)}"
+                          + ("" if size is None else f" for size {size}"))
+        return {"loc": loc, "scale": scale, "size": together if size is None else size, "dtype": np.float64}
     size = read_shape(bound.get("size"), "size", call)
     dtype = bound.get("dtype")
     out = bound.get("out")
@@ -383,8 +387,8 @@ def _hidden_replayed_values(draws, depth, dim, std, seed, call, unknown_dtype=np
         if draw["method"] not in NORMAL_METHODS:
             fail(f"{call} drew with rng.{draw['method']}; only normal draws can make N(0, weight_std**2) weights.",
                  DRAW_HINT)
+        values = _replay(generator, draw, unknown_dtype, call)
         if draw["method"] == "normal":
-            values = generator.normal(draw["loc"], draw["scale"], draw["shape"])
             if np.any(np.asarray(draw["loc"]) != 0):
                 fail(f"{call} drew with rng.normal(loc={show(draw['loc'])}, ...); the weights have mean 0.", DRAW_HINT)
             if np.allclose(draw["scale"], std, rtol=1e-6, atol=0):
@@ -397,13 +401,23 @@ def _hidden_replayed_values(draws, depth, dim, std, seed, call, unknown_dtype=np
                      f"is weight_std = {std!r}.", "Pass the standard deviation, not the variance, as the scale."
                      if squared else "Pass weight_std itself as the scale of rng.normal.")
         else:
-            values = generator.standard_normal(size=draw["shape"], dtype=draw["dtype"] or unknown_dtype)
             factor = std
         chunks.append(np.asarray(values, dtype=float).ravel() * factor)
     values = np.concatenate(chunks) if chunks else np.zeros(0)
     if values.size != depth * dim * dim:
         _hidden_wrong_count(values.size, depth, dim, call)
     return values
+
+
+def _replay(generator, draw, unknown_dtype, call):
+    """One logged draw made again on the grader's generator; a log no real draw could have made
+    (read_draws refuses those it can tell) is the student's unreadable log, never the grader's failure."""
+    try:
+        if draw["method"] == "normal":
+            return generator.normal(draw["loc"], draw["scale"], draw["shape"])
+        return generator.standard_normal(size=draw["shape"], dtype=draw["dtype"] or unknown_dtype)
+    except (ValueError, TypeError, OverflowError, MemoryError) as exc:
+        bad_log(call, f"rng.{draw['method']} cannot draw it again ({type(exc).__name__})")
 
 
 def _hidden_wrong_count(drawn, depth, dim, call):

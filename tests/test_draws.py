@@ -44,3 +44,46 @@ def test_decoded_logs_round_trip_and_are_bounded():
 def test_malformed_logs_are_refused(raw):
     with pytest.raises(codec.CodecError):
         draws.decode_logs(raw)
+
+
+def _matrix_norms_grader():
+    import importlib.util
+    from conftest import GRADERS
+    spec = importlib.util.spec_from_file_location("_matrix_norms_grader", GRADERS / "test_matrix_norms.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _normal_entry(**kwargs):
+    """One logged rng.normal call as the grader reads it (decoded)."""
+    entry = {"method": "normal", "args": [], "kwargs": kwargs, "shape": list(kwargs.get("size", ()))}
+    (log,) = draws.decode_logs([[{**entry, "args": codec.encode([]), "kwargs": codec.encode(kwargs)}]])
+    return log[0]
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"loc": np.zeros(5), "scale": 0.5, "size": (4, 4)},          # loc does not fit size (a forged log)
+    {"loc": 0.0, "scale": np.full(3, 0.5), "size": (4, 4)},
+    {"loc": np.zeros((4, 1)), "scale": 0.5, "size": (4,)},       # fits size only by growing it
+])
+def test_a_normal_draw_whose_arguments_do_not_fit_its_size_is_an_unreadable_log(kwargs):
+    from autograder.problems import CheckFailed
+    grader = _matrix_norms_grader()
+    with pytest.raises(CheckFailed, match="could not read a draw"):
+        grader.read_draws([_normal_entry(**kwargs)], "f()")
+
+
+def test_arguments_that_numpy_broadcasts_to_the_size_are_read():
+    grader = _matrix_norms_grader()
+    (draw,) = grader.read_draws([_normal_entry(loc=np.zeros(4), scale=np.full((4, 1), 0.5), size=(4, 4))], "f()")
+    assert draw["shape"] == (4, 4) and draw["count"] == 16
+
+
+def test_a_draw_the_replay_cannot_make_is_the_students_unreadable_log_not_a_grader_failure():
+    from autograder.problems import CheckFailed
+    grader = _matrix_norms_grader()
+    generator = np.random.Generator(np.random.PCG64(1))
+    draw = {"method": "normal", "loc": np.zeros(5), "scale": 0.5, "shape": (4, 4), "dtype": np.float64}
+    with pytest.raises(CheckFailed, match="cannot draw it again"):
+        grader._replay(generator, draw, np.float64, "f()")
