@@ -41,9 +41,17 @@ def diagnose(exercise: str, probes: list[Probe], failed: set[str], catalogue: Pa
     if not candidates or len(chosen) < MIN_PROBES:
         return None
     deadline = time.monotonic() + SECONDS
+    # What the student answered must show a mistake: where the reference answers every probe the
+    # same, the points went elsewhere (calls that timed out, say), and any mistake that agrees
+    # with the reference on those probes would be named without a shred of evidence.
+    if _replay(f"_reference_{exercise}", _compiled_reference(reference / f"{exercise}.py"), chosen, deadline) in (
+            "exact", None):
+        return None
     matches: dict[str, bool] = {}  # entry name -> whether it also matched bit for bit
     for entry in candidates:
-        verdict = _replay(entry, _compiled(entry.path, reference / f"{exercise}.py"), chosen, deadline)
+        verdict = _replay(f"_catalogue_{entry.exercise}_{entry.name}",
+                          _compiled(entry.path, reference / f"{exercise}.py"), chosen, deadline,
+                          entry.compare == "values")
         if verdict is None:
             return None  # out of time: not every candidate was heard, so nothing is said
         if verdict:
@@ -87,6 +95,11 @@ def _mistakes(catalogue: Path) -> tuple[Entry, ...]:
     return tuple(load_entries(catalogue, Kind.MISTAKE))
 
 
+@functools.lru_cache(maxsize=8)
+def _compiled_reference(reference_path: Path):
+    return compile(reference_path.read_text(encoding="utf-8"), str(reference_path), "exec")
+
+
 @functools.lru_cache(maxsize=512)
 def _compiled(entry_path: Path, reference_path: Path):
     """The reference with the entry appended, compiled once per process; run fresh per student."""
@@ -94,9 +107,9 @@ def _compiled(entry_path: Path, reference_path: Path):
     return compile(source, str(entry_path), "exec")
 
 
-def _replay(entry: Entry, code, probes: list[Probe], deadline: float):
+def _replay(name: str, code, probes: list[Probe], deadline: float, values: bool = True):
     """"exact", "close", False (a probe differs) or None (out of time)."""
-    namespace: dict = {"__name__": f"_catalogue_{entry.exercise}_{entry.name}"}
+    namespace: dict = {"__name__": name}
     state = np.random.get_state()  # a mistake may draw from the global generator
     exact = True
     try:
@@ -106,7 +119,7 @@ def _replay(entry: Entry, code, probes: list[Probe], deadline: float):
             for probe in probes:
                 if time.monotonic() > deadline:
                     return None
-                verdict = _compare(probe, _run(namespace, probe), entry.compare == "values")
+                verdict = _compare(probe, _run(namespace, probe), values)
                 if not verdict:
                     return False
                 exact = exact and verdict == "exact"
@@ -212,7 +225,8 @@ def same(a: object, b: object) -> str | bool:
         if a.shape != b.shape or a.dtype != b.dtype:
             return False
         if np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"):
-            return "exact"
+            # 0.0 and -0.0 are equal, but not bit for bit
+            return "exact" if a.dtype.kind not in "fc" or _zeros_signed_alike(a, b) else "close"
         if a.dtype.kind not in "fc":
             return False
         scale = float(np.nanmax(np.abs(b[np.isfinite(b)]), initial=0.0))
@@ -220,7 +234,7 @@ def same(a: object, b: object) -> str | bool:
         return "close" if close else False
     if isinstance(a, (float, np.floating)):
         if a == b or (np.isnan(a) and np.isnan(b)):
-            return "exact"
+            return "exact" if np.signbit(a) == np.signbit(b) or np.isnan(a) else "close"
         return "close" if np.isfinite(a) and np.isfinite(b) and abs(a - b) <= RTOL * abs(b) else False
     if isinstance(a, (list, tuple)):
         if len(a) != len(b):
@@ -235,3 +249,9 @@ def same(a: object, b: object) -> str | bool:
         return "exact" if bool(a == b) else False
     except (TypeError, ValueError):
         return False
+
+
+def _zeros_signed_alike(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether equal float arrays also agree on the sign of every zero (real and imaginary parts)."""
+    parts = ((a.real, b.real), (a.imag, b.imag)) if a.dtype.kind == "c" else ((a, b),)
+    return all(np.array_equal(np.signbit(x) & (x == 0), np.signbit(y) & (y == 0)) for x, y in parts)

@@ -108,6 +108,18 @@ def test_a_student_that_differs_on_one_probe_is_not_diagnosed(tmp_path):
     assert diagnose("scalar_chain", probes, {"test_x"}, catalogue, SOLUTIONS) is None
 
 
+def test_no_mistake_is_named_where_every_answer_is_the_references(tmp_path):
+    """A correct function that lost its points to timeouts: the answers it did give are all right,
+    and a mistake that only differs elsewhere (at a zero) agrees with every one of them."""
+    catalogue = _catalogue(tmp_path, {"zero_unsigned": "return float(layer_scale) ** depth + 0.0"})
+    probes = _probes(lambda d, s: float(s) ** d, HIDDEN_CALLS)
+    assert diagnose("scalar_chain", probes, {"test_x"}, catalogue, SOLUTIONS) is None
+    # The same mistake, once an answer shows it (a negative zero lost), is named.
+    signed = _probes(lambda d, s: float(s) ** d + 0.0, [*HIDDEN_CALLS, (3, -0.0)])
+    found = diagnose("scalar_chain", signed, {"test_x"}, catalogue, SOLUTIONS)
+    assert found is not None and found.mistake == "zero_unsigned"
+
+
 def test_the_comparison_minds_types_dtypes_and_the_last_bits():
     assert same(1.0, 1.0) == "exact" and same(1, 1.0) is False
     assert same(0.1 + 0.2, 0.3) == "close" and same(1.0, 1.001) is False
@@ -115,6 +127,9 @@ def test_the_comparison_minds_types_dtypes_and_the_last_bits():
     assert same(np.ones(3), np.ones(3, dtype=np.float32)) is False
     assert same(np.ones(3), np.ones(4)) is False
     assert same([1.0, 2.0], (1.0, 2.0)) is False
+    assert same(-0.0, 0.0) == "close" and same(np.array([1.0, -0.0]), np.array([1.0, 0.0])) == "close"
+    assert same(np.array([complex(1, -0.0)]), np.array([complex(1, 0.0)])) == "close"
+    assert same(np.array([-0.0, np.nan]), np.array([-0.0, np.nan])) == "exact"
 
 
 
