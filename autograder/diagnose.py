@@ -37,7 +37,7 @@ def diagnose(exercise: str, probes: list[Probe], failed: set[str], catalogue: Pa
              reference: Path) -> Diagnosis | None:
     """The diagnosis for one exercise, or None when no single mistake explains every probe."""
     candidates = [e for e in _mistakes(catalogue) if e.exercise == exercise and set(e.killed_by) & failed and e.title]
-    chosen = select(probes)
+    chosen = select(probes, failed)
     if not candidates or len(chosen) < MIN_PROBES:
         return None
     deadline = time.monotonic() + SECONDS
@@ -61,13 +61,21 @@ def diagnose(exercise: str, probes: list[Probe], failed: set[str], catalogue: Pa
                                                  len(chosen), len(chosen))
 
 
-def select(probes: list[Probe]) -> list[Probe]:
-    """At most MAX_PROBES probes, taken in turn from every check, so each check has its say."""
+def select(probes: list[Probe], failed: frozenset[str] | set[str] = frozenset()) -> list[Probe]:
+    """At most MAX_PROBES probes, taken in turn from every check, so each check has its say.
+
+    The failed checks go first, each led by its last probe: a check stops at the call it failed
+    on, so that is the probe that shows the mistake, and a mistake must match the student there
+    too (a long check's last probe was otherwise past the bound, and a mistake that agreed on
+    everything before it was named)."""
     by_check: dict[str, list[Probe]] = {}
     for probe in probes:
         by_check.setdefault(probe.check, []).append(probe)
+    for name, queue in by_check.items():
+        if name in failed:
+            queue.insert(0, queue.pop())
     chosen: list[Probe] = []
-    queues = list(by_check.values())
+    queues = sorted(by_check.values(), key=lambda queue: queue[0].check not in failed)
     while queues and len(chosen) < MAX_PROBES:
         for queue in queues:
             if queue and len(chosen) < MAX_PROBES:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from autograder.catalogue import compose
-from autograder.diagnose import diagnose, same
+from autograder.diagnose import diagnose, same, select
 from autograder.probes import Outcome, Probe
 from autograder.runner import grade_batch
 from conftest import MUTANTS, SOLUTIONS, VARIANTS, settings
@@ -118,6 +118,23 @@ def test_no_mistake_is_named_where_every_answer_is_the_references(tmp_path):
     signed = _probes(lambda d, s: float(s) ** d + 0.0, [*HIDDEN_CALLS, (3, -0.0)])
     found = diagnose("scalar_chain", signed, {"test_x"}, catalogue, SOLUTIONS)
     assert found is not None and found.mistake == "zero_unsigned"
+
+
+def test_the_call_a_failed_check_stopped_at_is_always_among_the_probes_compared(tmp_path):
+    """Past the bound on probes, a mistake that agrees with every earlier answer but not with the
+    one the check failed on is not named."""
+    catalogue = _catalogue(tmp_path, {"one_too_few": "return float(layer_scale) ** (depth - 1)"})
+
+    def probe(check, depth, value):
+        return Probe(check, False, "scalar_gradient_chain", (depth, 0.5), {}, False, Outcome(value=value))
+    long_passed = [probe("test_long", d, 0.5 ** (d - 1)) for d in range(1, 301)]
+    failed = [probe("test_x", d, 0.5 ** (d - 1)) for d in range(1, 150)] + [probe("test_x", 150, 42.0)]
+    assert diagnose("scalar_chain", long_passed + failed, {"test_x"}, catalogue, SOLUTIONS) is None
+    chosen = select(long_passed + failed, {"test_x"})
+    assert chosen[0] is failed[-1] and len(chosen) == 200
+    # Without that last answer the mistake explains everything, and is named.
+    found = diagnose("scalar_chain", long_passed + failed[:-1], {"test_x"}, catalogue, SOLUTIONS)
+    assert found is not None and found.mistake == "one_too_few"
 
 
 def test_the_comparison_minds_types_dtypes_and_the_last_bits():
