@@ -165,6 +165,9 @@ def bwrap_prefix(bwrap_path: str, limits: Limits = Limits()) -> list[str]:
         command += ["--ro-bind", str(WORKER_DIR / name), f"{SANDBOX_WORKER_DIR}/{name}"]
     for key, value in worker_env().items():
         command += ["--setenv", key, value]
+    # Last, once every mount point is made: the root folder is bubblewrap's own tmpfs, unbounded host
+    # RAM (half of it by default) that the student could otherwise fill. /tmp is a mount of its own.
+    command += ["--remount-ro", "/"]
     return command
 
 

@@ -232,6 +232,33 @@ def _refuse_calls(program_hex: str) -> None:
         raise OSError(ctypes.get_errno(), "the worker could not load its seccomp filter")
 
 
+# Tasks, threads included, a sandbox may hold: its zygote, a worker per exercise and their threads,
+# with room to spare. A student needs no thread; a flood of them would take every pid the grading
+# user (or the host) has, since nothing else bounds threads without a cgroup.
+SANDBOX_TASKS = 64
+
+
+def _cap_tasks() -> None:
+    """Bound this sandbox's tasks where the kernel counts RLIMIT_NPROC per user namespace (Linux
+    5.14 and later) and this process is in one of its own (bubblewrap's, or the one process mode
+    leaves the network with): there the count is this sandbox's tasks alone. Elsewhere it is
+    every process of the user on the host, and the grader sets the limit (sandbox._process_cap)."""
+    import re
+    import resource
+
+    try:
+        with open("/proc/self/uid_map") as handle:
+            own = handle.read().split()[:3] != ["0", "0", "4294967295"]
+    except OSError:
+        return
+    version = re.match(r"(\d+)\.(\d+)", os.uname().release)
+    if not own or version is None or (int(version[1]), int(version[2])) < (5, 14):
+        return
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
+    cap = SANDBOX_TASKS if hard == resource.RLIM_INFINITY else min(SANDBOX_TASKS, hard)
+    resource.setrlimit(resource.RLIMIT_NPROC, (cap, cap))
+
+
 def _leave_network() -> None:
     """Process mode without root: leave the network where user namespaces allow it."""
     import ctypes
@@ -276,6 +303,7 @@ def main() -> int:
     elif os.environ.pop("GRADER_LEAVE_NETWORK", None):
         _leave_network()
     _die_with(parent)
+    _cap_tasks()
     seccomp_hex = os.environ.pop("GRADER_SECCOMP", "")
     if os.environ.get("GRADER_ZYGOTE"):
         control = int(os.environ.pop("GRADER_ZYGOTE"))

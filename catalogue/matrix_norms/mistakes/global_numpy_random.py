@@ -4,8 +4,9 @@ import numpy as np
 
 KILLED_BY = ("test_uses_the_passed_in_rng", "test_draws_a_fresh_matrix_for_every_layer",
              "test_norms_follow_from_the_matrices_drawn")
-TITLE = "weights drawn from numpy's global generator"
-EXPLANATION = "Your function draws its weights from numpy's global random generator instead of the rng it was given."
+TITLE = "weights not drawn from rng"
+EXPLANATION = ("Your function draws nothing from the rng it was given: its weights come from somewhere else, "
+               "such as numpy's global random generator.")
 # Its norms come from the worker's global generator, which no replay reproduces: only the draws
 # on rng (none) and the shapes of what it returns are compared.
 COMPARE = 'shapes'
