@@ -21,7 +21,8 @@ def matrix_gradient_norms(depth, dim, weight_std, rng):
     Then, for each of the `depth` layers in turn, draw a FRESH (dim, dim) weight matrix W
     whose entries are independent samples from the normal distribution N(0, weight_std**2),
     multiply the gradient by it (matrix product: g = W @ g; g = g @ W is accepted too) and
-    record the norm of the new g.
+    record the norm of the new g. Whichever of the two forms you choose, use that same form for
+    every layer (alternating them between layers is not accepted).
 
     Inputs (passed by position):
         depth: the number of layers, an int >= 0. With zero layers nothing is drawn and the

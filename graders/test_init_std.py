@@ -137,7 +137,15 @@ OTHER_KINDS = st.one_of(st.sampled_from(NEAR_NAMES), _variants("xavier"), _varia
 # fan_in, fan_out: ints >= 1, from 1 to sizes where the std is near 1e-8 (there any rounding to a
 # fixed number of decimals shows, so "do not round" is checked at the 1e-9 tolerance).
 FANS = st.one_of(st.sampled_from((1, 2, 3, 50, 100, 4096)), st.integers(1, 4096), st.integers(1, 10 ** 16))
-LAYERS = st.tuples(st.sampled_from(VALID), FANS, FANS)
+# Both fans large (1e6 to 1e15, a sum past 2**31 and 2**53 included): a formula or a precision
+# that changes only for big layers shows there, for both kinds.
+BIG_FANS = st.integers(6, 14).flatmap(lambda e: st.integers(10 ** e, 10 ** (e + 1)))
+LAYERS = st.one_of(st.tuples(st.sampled_from(VALID), FANS, FANS), st.tuples(st.sampled_from(VALID), BIG_FANS, BIG_FANS))
+# On every seed: big fans for both kinds, and sums that overflow 32-bit integers.
+BIG_LAYERS = [(kind, fan_in, fan_out) for kind in VALID for fan_in, fan_out in (
+    (2 * 10 ** 6, 10 ** 7), (10 ** 13, 10 ** 13), (10 ** 9, 3 * 10 ** 9), (10 ** 15, 10 ** 15), (1234567, 7654321),
+    (10 ** 12, 5 * 10 ** 6), (1, 2 ** 31), (2 ** 31 - 1, 1), (2 ** 30, 2 ** 30), (2 ** 31 + 5, 3),
+    (2 ** 32 + 5, 2 ** 32 + 7), (3 * 10 ** 9, 10 ** 6), (999_999_999_989, 10 ** 14 + 3))]
 CALLS = st.one_of(LAYERS, st.tuples(OTHER_KINDS, FANS, FANS))
 
 
@@ -175,7 +183,7 @@ def expect_contract(student, case, expected_for):
 def test_every_call_keeps_the_contract(student, cases):
     """For every kind string and fan sizes >= 1: "xavier" and "he" give a float within 1e-9 of the formula, anything else raises ValueError."""
     cases.check(CALLS, lambda case: expect_contract(student, case, formula), describe=describe,
-                explicit=[("he", 10 ** 15, 1), ("xavier", 1, 1),
+                explicit=[("he", 10 ** 15, 1), ("xavier", 1, 1), *BIG_LAYERS,
                           *((kind, 64, 64) for kind in NEAR_NAMES + TRAILING)])
 
 
@@ -183,4 +191,4 @@ def test_every_call_keeps_the_contract(student, cases):
 @pytest.mark.hidden
 def test_matches_reference_on_random_fan_sizes(student, reference, cases):
     """On random kinds and fan sizes from the whole domain the result matches the reference (a float within 1e-9, or ValueError)."""
-    cases.check(CALLS, lambda case: expect_contract(student, case, reference.init_std))
+    cases.check(CALLS, lambda case: expect_contract(student, case, reference.init_std), explicit=BIG_LAYERS)

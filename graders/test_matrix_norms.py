@@ -409,6 +409,22 @@ def _hidden_replayed_values(draws, depth, dim, std, seed, call, unknown_dtype=np
     return values
 
 
+def _hidden_read_draws(log, depth, dim, call):
+    """read_draws for the replay. A log past MAX_LOGGED_DRAWS calls (every weight of a wide layer
+    drawn on its own) ends in an overflow mark: the calls it no longer holds are taken to go on as
+    the last one it holds did (rng's normal values come in the same order whatever the calls'
+    sizes), so a student who changed how they draw there no longer matches."""
+    if not (log and isinstance(log, list) and isinstance(log[-1], dict) and log[-1].get("method") == "__overflow__"):
+        return read_draws(log, call)
+    draws = read_draws(log[:-1], call)
+    missing = depth * dim * dim - values_drawn(draws)
+    last = draws[-1] if draws else None
+    if (missing <= 0 or last is None or last["method"] not in NORMAL_METHODS
+            or np.ndim(last["loc"]) or np.ndim(last["scale"])):
+        return read_draws(log, call)  # the overflow is the student's to explain
+    return draws + [dict(last, shape=(missing,), count=missing)]
+
+
 def _replay(generator, draw, unknown_dtype, call):
     """One logged draw made again on the grader's generator; a log no real draw could have made
     (read_draws refuses those it can tell) is the student's unreadable log, never the grader's failure."""
@@ -506,16 +522,25 @@ def _hidden_diagnosis(got, values, depth, dim, std):
 # draw log the worker keeps.
 MAX_WEIGHTS = 10000
 EDGE_STDS = (1e-30, 1e-3, 0.01, 0.125, 0.5, 1.0, 2.0, 1000.0)
+MAX_DEPTH = 64
+# The hidden replay also takes wide layers, dim 101 to 160 (one to three of them), where a
+# change that only big matrices get shows; a student who draws every weight with its own call
+# makes more calls there than the log keeps, and the replay carries the last logged call on.
+WIDE_DIMS = st.integers(101, 160)
+MAX_WIDE_WEIGHTS = 3 * 128 * 128
 
 
 @st.composite
-def layer_stacks(draw):
-    """(depth, dim, weight_std, seed): one call from the contract's whole domain."""
-    dim = draw(st.one_of(st.sampled_from((1, 2, 64)), st.integers(1, 24)))
+def layer_stacks(draw, wide=False):
+    """(depth, dim, weight_std, seed): one call from the contract's whole domain (wide: dim past 100 too)."""
+    dims = [st.sampled_from((1, 2, 64)), st.integers(1, 24)]
+    dim = draw(st.one_of(*dims, WIDE_DIMS) if wide else st.one_of(*dims))
     std = draw(st.one_of(st.sampled_from(EDGE_STDS), st.floats(-30.0, 3.0).map(lambda e: 10.0 ** e)))
     gain = math.log10(std * math.sqrt(dim))
-    deepest = min(40, MAX_WEIGHTS // (dim * dim), 40 if gain <= 0 else int(130 / gain))
-    depth = draw(st.one_of(st.sampled_from((0, 1, 2)).map(lambda d: min(d, deepest)), st.integers(0, deepest)))
+    weights = MAX_WIDE_WEIGHTS if dim > 100 else MAX_WEIGHTS
+    deepest = min(MAX_DEPTH, weights // (dim * dim), MAX_DEPTH if gain <= 0 else int(130 / gain))
+    depth = draw(st.one_of(st.sampled_from((0, 1, 2)).map(lambda d: min(d, deepest)), st.integers(0, deepest),
+                           st.just(deepest)))
     return depth, dim, std, draw(st.integers(0, 2 ** 32 - 1))
 
 
@@ -575,7 +600,7 @@ def test_norms_follow_from_the_matrices_drawn(student, cases):
         if len(got) != depth + 1:
             fail(f"{call} returned {plural(len(got), 'norm')}; expected {depth + 1} (depth + 1).",
                  "Record the starting norm, then one norm after each of the depth layers.")
-        draws = read_draws(log, call)
+        draws = _hidden_read_draws(log, depth, dim, call)
         values = _hidden_replayed_values(draws, depth, dim, std, seed, call)
         candidates = _hidden_candidates(values, depth, dim)
         if any(d.get("dtype", np.float64) is None for d in draws):
@@ -596,8 +621,12 @@ def test_norms_follow_from_the_matrices_drawn(student, cases):
              _hidden_diagnosis(got, values, depth, dim, std))
 
     # On every seed, stacks whose norms pass 1e19 by far (up to about 1e37): the spec says no cap.
-    cases.check(layer_stacks(), follows, examples=80,
-                explicit=[(12, 16, 30.0, 3), (40, 8, 3.0, 6), (8, 32, 100.0, 1)])
+    # Deep stacks (up to 64 layers) and wide ones (dim past 100) too, where a change made only
+    # after some layer or only for big matrices shows.
+    cases.check(layer_stacks(wide=True), follows, examples=80,
+                explicit=[(12, 16, 30.0, 3), (40, 8, 3.0, 6), (8, 32, 100.0, 1), (64, 4, 0.5, 0), (64, 2, 0.7, 3),
+                          (43, 4, 0.5, 0), (50, 3, 0.6, 7), (1, 128, 0.1, 0), (2, 150, 0.05, 5), (3, 101, 0.1, 8),
+                          (1, 160, 2.0, 9)])
 
 
 # The plot in the HTML report: the public small, healthy and large cases. The expected curve is

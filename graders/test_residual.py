@@ -112,19 +112,26 @@ EDGE_SLOPES = (0.0, -0.0, -1.0, -2.0, 1.0, -0.5, 0.025, -1.5, -3.0, 2.0, 1e-12, 
                1e-8, 1e100, -1e100, 0.5,
                # small slopes over deep stacks, where a shortcut such as 1 + depth * slope is near but wrong
                0.01, -0.01, 0.02, 0.001, -0.003, 1e-4, -5e-5, 1e-5, -2e-6, 3e-7, 5e-8)
+# Large slopes (100 to 1e9, either sign), where "1 +" is still far above the 1e-9 tolerance,
+# and small ones (1e-7 to 1e-3), where a truncated series for the power is near but wrong over a
+# deep stack.
+LARGE_SLOPES = st.tuples(st.floats(2.0, 9.0), st.booleans()).map(lambda c: -10.0 ** c[0] if c[1] else 10.0 ** c[0])
+SMALL_SLOPES = st.tuples(st.floats(-7.0, -3.0), st.booleans()).map(lambda c: -10.0 ** c[0] if c[1] else 10.0 ** c[0])
 SLOPES = st.one_of(st.sampled_from(EDGE_SLOPES), st.floats(-3.0, 3.0),
-                   st.floats(allow_nan=False, allow_infinity=False))
+                   st.floats(allow_nan=False, allow_infinity=False), LARGE_SLOPES, SMALL_SLOPES)
 # How residual is passed: omitted (the default, True), by position, or by its keyword.
 STYLES = ("default", "position", "keyword")
+# Depths past 32767 (an int16 depth wraps there), as deep as a block-by-block loop stays quick.
+MAX_DEPTH = 100_000
 
 
 def _deepest(factor: float) -> int:
-    """The largest depth whose product stays between 1e-290 and 1e290 (or is exactly 0), so that a
-    block-by-block loop and a single power agree to 1e-9 and neither overflows."""
+    """The largest depth (up to MAX_DEPTH) whose product stays between 1e-290 and 1e290 (or is
+    exactly 0), so that a block-by-block loop and a single power agree to 1e-9 and neither overflows."""
     size = abs(factor)
     if size == 0.0 or size == 1.0:
-        return 3000
-    return max(0, min(3000, int(290 / abs(math.log10(size)))))
+        return MAX_DEPTH
+    return max(0, min(MAX_DEPTH, int(290 / abs(math.log10(size)))))
 
 
 @st.composite
@@ -133,8 +140,11 @@ def stacks(draw):
     slope = draw(SLOPES)
     residual = draw(st.booleans())
     deepest = _deepest(1.0 + slope if residual else slope)
-    depth = draw(st.one_of(st.sampled_from((0, 1, 2, 3)).map(lambda d: min(d, deepest)),
-                           st.integers(0, min(64, deepest)), st.integers(0, deepest)))
+    depths = [st.sampled_from((0, 1, 2, 3)).map(lambda d: min(d, deepest)), st.integers(0, min(64, deepest)),
+              st.integers(0, min(3000, deepest)), st.integers(0, deepest)]
+    if deepest > 32767:
+        depths.append(st.integers(32768, deepest))
+    depth = draw(st.one_of(*depths))
     style = draw(st.sampled_from(STYLES if residual else STYLES[1:]))
     if style == "default":
         return (depth, slope), {}, depth, slope, residual
@@ -145,6 +155,20 @@ def stacks(draw):
 
 def describe(case) -> str:
     return call_text(FUNCTION, *case[0], **case[1])
+
+
+def _fixed(depth, slope, residual=True):
+    return (depth, slope), {"residual": residual}, depth, slope, residual
+
+
+# On every seed: large slopes with the skip (1 + slope is not slope), deep stacks past 32767
+# blocks, and small slopes over stacks deep enough that a truncated series misses by far more
+# than 1e-9.
+EXTREME_STACKS = [_fixed(3, 1000.0), _fixed(2, 1e7), _fixed(1, 150.0), _fixed(5, -200.0), _fixed(1, 2e8),
+                  _fixed(3, -5e6), _fixed(40, 101.0), _fixed(2, 1e9), _fixed(40000, 1e-4), _fixed(65536, 1e-5),
+                  _fixed(50000, 0.99999, False), _fixed(99999, -2e-6), _fixed(32768, 3e-4), _fixed(100000, 1e-7),
+                  _fixed(1000, 0.0009), _fixed(1000, -0.0009), _fixed(5000, 0.0005), _fixed(3000, 0.00099),
+                  _fixed(20000, -0.0002), _fixed(100000, 5e-5), _fixed(100000, 0.00099), _fixed(100000, -0.00099)]
 
 
 @pytest.mark.points(1)
@@ -173,7 +197,7 @@ def test_product_of_the_factors_for_every_stack(student, cases):
                         "Multiply the depth factors themselves, for every slope: no special case for 0 or -1, no "
                         "dropped sign, no logarithms (they fail at factors of 0 and below), and no rounding.")
 
-    cases.check(stacks(), is_the_product, describe=describe)
+    cases.check(stacks(), is_the_product, describe=describe, explicit=EXTREME_STACKS)
 
 
 @pytest.mark.points(3)
@@ -190,7 +214,7 @@ def test_matches_reference_on_random_depths_and_slopes(student, reference, cases
                  "Multiply all depth factors, for every depth, sign and size of slope, and return the "
                  "product as a float, unclipped and unrounded.")
 
-    cases.check(stacks(), matches)
+    cases.check(stacks(), matches, explicit=EXTREME_STACKS)
 
 
 # The plot in the HTML report: the public ten-block stack, block by block, with and without skips.

@@ -33,15 +33,29 @@ def expect_exact(student, depth, layer_scale, expected, hint):
 # layer_scale: "any finite float, including 0.0 and negative values": the edges first, then
 # ordinary slopes, then every finite float (subnormals and huge magnitudes included).
 EDGE_SCALES = (0.0, -0.0, 1.0, -1.0, 0.25, 0.5, -0.5, 1.5, 1.1, 0.9, -1.1, 2.0, 5e-324, -5e-324, 1e-300, -1e-300,
-               1e-8, 1e150, -1e150, 1.7976931348623157e308)
+               1e-8, 1e150, -1e150, 1.7976931348623157e308, 10.0, -10.0, 0.1, -0.1)
+# Scales within 1e-6 of 1 (either sign), where only a long chain shows a step-by-step product's
+# last-bit drift, and depths past 32767 (an int16 depth wraps there) keep the power finite.
+NEAR_ONE = st.tuples(st.floats(1 - 1e-6, 1 + 1e-6), st.booleans()).map(lambda c: -c[0] if c[1] else c[0])
 SCALES = st.one_of(st.sampled_from(EDGE_SCALES), st.floats(-2.0, 2.0),
-                   st.floats(allow_nan=False, allow_infinity=False))
+                   st.floats(allow_nan=False, allow_infinity=False), NEAR_ONE)
+MAX_DEPTH = 100_000
 
 
 def _deepest(scale: float) -> int:
-    """The largest depth whose power stays finite (** raises OverflowError past the float range)."""
+    """The largest depth (up to MAX_DEPTH) whose power stays finite (** raises OverflowError past
+    the float range): powers up to 1.79e308 itself are in the domain."""
     size = abs(scale)
-    return 5000 if size <= 1.0 else min(5000, int(300 / math.log10(size)))
+    if size <= 1.0:
+        return MAX_DEPTH
+    depth = min(MAX_DEPTH, int(math.log(1.7976931348623157e308) / math.log(size)) + 1)
+    while depth > 0:
+        try:
+            size ** depth
+            return depth
+        except OverflowError:
+            depth -= 1
+    return 0
 
 
 @st.composite
@@ -49,10 +63,21 @@ def chains(draw):
     """(depth, layer_scale): depth an int >= 0 (0 and 1 weighted, long chains included)."""
     scale = draw(SCALES)
     deepest = _deepest(scale)
-    depth = draw(st.one_of(st.sampled_from((0, 1, 2, 3)).map(lambda d: min(d, deepest)),
-                           st.integers(0, min(64, deepest)),
-                           st.integers(0, deepest)))
-    return depth, scale
+    depths = [st.sampled_from((0, 1, 2, 3)).map(lambda d: min(d, deepest)),
+              st.integers(0, min(64, deepest)), st.integers(0, min(5000, deepest)), st.integers(0, deepest),
+              st.just(deepest)]
+    if deepest > 32767:
+        depths.append(st.integers(32768, deepest))
+    return draw(st.one_of(*depths)), scale
+
+
+# On every seed: powers between 1e300 and the largest float, their negatives, powers near and in
+# the subnormal range, depths past 32767, and scales within 1e-6 of 1 over long chains.
+EXTREME_CHAINS = [(305, 10.0), (308, 10.0), (307, -10.0), (1023, 2.0), (1023, -2.0), (2, 1.3e154), (3, -5e102),
+                  (10, 1.5e30), (2, 1.3407807929942596e154), (305, 0.1), (309, -0.1), (320, 0.1), (1022, 0.5),
+                  (1073, -0.5), (1074, 0.5), (2, 1e-160), (40000, 1.00001), (40000, -1.00001), (65536, 1.0000001),
+                  (99999, 0.9999995), (870, 0.9999992687284882), (50001, -1.0000009), (32768, 1 + 2 ** -30),
+                  (100000, 0.9999999)]
 
 
 def describe(case) -> str:
@@ -141,7 +166,8 @@ def test_equals_the_power_for_every_depth_and_scale(student, cases):
                      "other power routines round differently, and no special case is needed for 0, 1 or negatives.")
 
     cases.check(chains(), equals_the_power, describe=describe,
-                explicit=[(4, 1.1), (3, 1.3), (7, 1.1), (12, 0.9), (0, 0.0), (1, -5e-324), (3, -0.0), (3, -1e-300)])
+                explicit=[(4, 1.1), (3, 1.3), (7, 1.1), (12, 0.9), (0, 0.0), (1, -5e-324), (3, -0.0), (3, -1e-300),
+                          *EXTREME_CHAINS])
 
 
 @pytest.mark.points(3)
@@ -157,7 +183,7 @@ def test_matches_reference_on_random_depths_and_scales(student, reference, cases
                  "Compute the power of the scale directly from depth and layer_scale, for every depth, sign and size "
                  "of the scale.")
 
-    cases.check(chains(), matches)
+    cases.check(chains(), matches, explicit=EXTREME_CHAINS)
 
 
 # The plot in the HTML report: the public cases' depths, the spec's formula as the expected curve.
