@@ -118,6 +118,33 @@ def norm_hint(got, expected, max_norm):
             "not the largest entry, not the sum of absolute values, not only the first array.")
 
 
+# Norms just under the limit, by a relative 1e-5 to 1e-8 and by 10% to 0.1%: a margin on the
+# comparison (clip from max_norm * (1 - 1e-7) on) or a band that "rounds up" to max_norm scales
+# them up. The first is ([0.99999995], 1.0).
+JUST_UNDER = [(arrays([0.99999995]), 1.0),
+              *((arrays([3.0], [4.0]), 5.0 * (1 + f)) for f in (1e-5, 1e-7, 1e-8)),
+              (arrays([[1.2]], [-1.6]), 2.0 * (1 + 1e-7)),
+              (arrays([0.3], [0.9]), 1),  # norm 0.9487
+              *((arrays([0.6], [[0.8]]), 1.0 / f) for f in (0.9, 0.99, 0.999))]
+# Lists of 7 to 12 arrays, each one far under the limit on its own, whose global norm is over it
+# (or just under it): a norm, a test or a scaling that looks only at the first few arrays, or at
+# each array's own norm, gets them wrong.
+MANY_ARRAYS_ABOVE = [(arrays(*[[0.4]] * 10), 1.0),                                   # norm 1.265
+                     (arrays(*[[3.0]] * 9), 1),                                      # norm 9
+                     (arrays(*[[0.1]] * 6, [5.0]), 1.0),                             # the 7th holds the norm
+                     (arrays(*[[0.3, -0.2], [[0.1]]] * 6), 0.9),                     # 12 arrays, norm 0.917
+                     (arrays(*[[0.25 * (-1) ** i] for i in range(11)], [[0.5, 0.5]]), 0.9)]
+MANY_ARRAYS_UNDER = [(arrays(*[[0.3]] * 10), 1.0),                                   # norm 0.949
+                     (arrays(*[[0.1, -0.1]] * 12), 0.5),                              # norm 0.49
+                     (arrays(*[[0.2]] * 9), 0.6 * (1 + 1e-7))]                       # norm 0.6 (rounded)
+# Arrays of many small entries: the global norm grows with the square root of the count, so an
+# array of 1000 entries of 0.05 has norm 1.58 although no entry is near the limit.
+LONG_ARRAYS_ABOVE = [(arrays(np.full(1000, 0.05)), 1.0),
+                     (arrays(np.full((10, 100), -0.02), np.linspace(-0.01, 0.01, 50)), 0.5),
+                     (arrays(np.arange(1000.0) % 7 / 70 - 0.04), 0.8)]
+LONG_ARRAYS_UNDER = [(arrays(np.full(1000, 0.01)), 1.0), (arrays(np.full((20, 50), 0.05)), 1.6)]
+
+
 @pytest.mark.points(1)
 def test_returns_a_tuple_of_a_list_of_same_shaped_arrays_and_a_float(student):
     """The result is a tuple (clipped, norm): a list of one array per input, each of its input's shape, then a float."""
@@ -177,12 +204,12 @@ def test_an_exploding_gradient_of_length_8e46_clips_to_length_one(student):
 
 @pytest.mark.points(2)
 def test_above_the_limit_the_combined_length_becomes_max_norm(student):
-    """When the norm is above max_norm, the returned arrays together have length exactly max_norm (an int limit too)."""
+    """When the norm is above max_norm, the returned arrays together have length exactly max_norm (an int limit too), however many arrays (up to 12) and entries (up to 1000) there are, and however small each one is."""
     mixed = arrays([0.5, -1.5, 2.0], [[1.0, -2.0], [0.25, 3.0]], [[[1.5, 0.0, -0.5]], [[2.5, 1.0, -1.0]]])
     # The tiny case catches an epsilon added to the norm: invisible at norm 1, 0.02% off at norm 5e-9.
     # The last one has a norm only 2e-8 above the limit: a threshold (clip past max_norm * (1 + 1e-6)) leaves it.
     cases = [(mixed, 2), (mixed, 0.5), (arrays([10.0, -20.0, 5.0], [[-7.5]]), 3.7), (arrays([3e-9], [4e-9]), 1e-9),
-             (arrays([3.0], [4.0]), 4.9999999)]
+             (arrays([3.0], [4.0]), 4.9999999), *MANY_ARRAYS_ABOVE, *LONG_ARRAYS_ABOVE]
     for grads, max_norm in cases:
         clipped, _, _ = clip(student, grads, max_norm)
         got = length(clipped)
@@ -222,12 +249,14 @@ def test_every_array_is_scaled_by_the_same_factor(student):
 
 @pytest.mark.points(2)
 def test_under_the_limit_the_values_are_unchanged(student):
-    """When the norm is below max_norm every array comes back unchanged: small gradients are not scaled up."""
+    """When the norm is below max_norm every array comes back unchanged, however close below (1e-8 relative) and however many arrays: gradients are never scaled up."""
     hint = ("Scale only when the norm is above max_norm, and then by the one factor that brings the combined "
             "length down to max_norm; the factor is never above 1.")
     expect_unchanged(student, arrays([[0.1, -0.2], [0.3, 0.4]], [0.5]), 1.0, hint)
     expect_unchanged(student, arrays([3.0, 4.0]), 10.0, hint)
     expect_unchanged(student, arrays([[[0.25]], [[-0.5]]], [1.5, -2.0]), 3.5, hint)
+    for grads, max_norm in JUST_UNDER + MANY_ARRAYS_UNDER + LONG_ARRAYS_UNDER:
+        expect_unchanged(student, grads, max_norm, hint)
 
 
 @pytest.mark.points(1)
@@ -278,16 +307,30 @@ def test_all_zero_gradients_return_zeros_without_warning(student):
 
 
 # --- the input domain, clause by clause from the spec -----------------------------------------
-# grads: a non-empty list of float arrays "of any shapes": 1 to 6 arrays of rank 1 to 5, each all
-# zero or holding values at one magnitude from 1e-150 to 1e150 (squares and their sum stay
-# finite and normal). max_norm: a positive number, int or float: exactly the norm (the
-# boundary), one ulp either side, a factor of it from 1e-6 to 1e6, or a fixed limit.
+# grads: a non-empty list of float arrays "of any shapes": 1 to 6 arrays of rank 1 to 5, or 7 to
+# 16 small ones (many arrays, each far under the limit, can be over it together), each all zero
+# or holding values at one magnitude from 1e-150 to 1e150 (squares and their sum stay finite
+# and normal); now and then a long array of 100 to 1000 entries, constant or not (many small
+# entries make a large norm). max_norm: a positive number, int or float: exactly the norm (the
+# boundary), one ulp either side, just above or below it (a relative 1e-5 to 1e-8, or 0.1% to
+# 10%: the norm is then just under the limit), a factor of it from 1e-6 to 1e6, or a fixed limit.
 MAGNITUDES = (-150, -100, -30, -8, -3, 0, 3, 8, 30, 100, 150)
 
 
+LONG_SHAPES = ((1000,), (100,), (10, 30), (200,), (4, 5, 20))
+
+
 @st.composite
-def gradient(draw):
-    rank = draw(st.sampled_from((1, 1, 2, 2, 3, 4, 5)))
+def gradient(draw, small: bool = False):
+    if not small and draw(st.integers(0, 24)) == 0:
+        # a long array: drawn from a seed, not entry by entry (Hypothesis draws would be too costly)
+        shape = draw(st.sampled_from(LONG_SHAPES))
+        rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+        scale = 10.0 ** draw(st.sampled_from(MAGNITUDES))
+        if draw(st.booleans()):
+            return np.full(shape, draw(st.integers(-1000, 1000)) * scale / 8.0)
+        return rng.integers(-1000, 1001, size=shape).astype(float) * scale / 8.0
+    rank = draw(st.sampled_from((1, 1, 2, 2) if small else (1, 1, 2, 2, 3, 4, 5)))
     shape = tuple(draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank)))
     if draw(st.integers(0, 5)) == 0:
         return np.zeros(shape)
@@ -297,13 +340,14 @@ def gradient(draw):
 
 
 def true_norm(grads) -> float:
-    return math.sqrt(math.fsum(float(v) ** 2 for g in grads for v in g.ravel()))
+    return math.sqrt(math.fsum(np.concatenate([np.square(g, dtype=float).ravel() for g in grads]).tolist()))
 
 
 @st.composite
 def clip_calls(draw):
     """(grads, max_norm): one call from the contract's whole domain."""
-    grads = draw(st.lists(gradient(), min_size=1, max_size=6))
+    few = st.lists(gradient(), min_size=1, max_size=6)
+    grads = draw(st.one_of(few, few, st.lists(gradient(small=True), min_size=7, max_size=16)))
     norm = true_norm(grads)
     fixed = st.sampled_from((1, 1.0, 0.5, 5, 3.7, 1e-9, 1e9))
     if norm == 0.0:
@@ -312,6 +356,9 @@ def clip_calls(draw):
         st.just(norm), st.just(math.nextafter(norm, math.inf)), st.just(math.nextafter(norm, 0.0)),
         # just under the norm too: clipping has no threshold, however close above the limit the norm is
         st.sampled_from((1e-6, 0.01, 0.5, 0.999, 1.001, 2.0, 100.0, 1e6, 1 - 1e-5, 1 - 1e-7, 1 - 1e-8))
+        .map(lambda f: norm * f),
+        # and just over the norm: nothing under the limit is scaled, however close to it
+        st.sampled_from((1 + 1e-5, 1 + 1e-7, 1 + 1e-8, 1 / 0.9, 1 / 0.95, 1 / 0.99, 1 / 0.999))
         .map(lambda f: norm * f),
         st.floats(0.05, 20.0).map(lambda f: norm * f))
     max_norm = draw(st.one_of(relative, relative, fixed))
@@ -376,16 +423,17 @@ def expect_promises(student, case):
 
 @pytest.mark.points(2)
 def test_keeps_every_promise_on_every_input(student, cases):
-    """For any list of arrays (ranks 1 to 5, zeros, tiny and huge values) and any positive max_norm (the boundary included): a tuple (list, float), inputs unchanged, the norm before clipping, length max_norm above it, values unchanged otherwise."""
+    """For any list of arrays (1 to 16 arrays, ranks 1 to 5, up to 1000 entries, zeros, tiny and huge values) and any positive max_norm (the boundary and norms just under it included): a tuple (list, float), inputs unchanged, the norm before clipping, length max_norm above it, values unchanged otherwise (nothing is ever scaled up)."""
     cases.check(clip_calls(), lambda case: expect_promises(student, case), describe=describe,
                 explicit=[(arrays(np.zeros(3)), 1.0), (arrays([3e-150], [4e-150]), 1e-150),
-                          (arrays([4.8e46], [6.4e46]), 1)])
+                          (arrays([4.8e46], [6.4e46]), 1), JUST_UNDER[0], JUST_UNDER[5], MANY_ARRAYS_ABOVE[0],
+                          MANY_ARRAYS_ABOVE[1], LONG_ARRAYS_ABOVE[0]])
 
 
 @pytest.mark.points(3)
 @pytest.mark.hidden
 def test_matches_reference_on_random_gradients(student, reference, cases):
-    """On random lists of arrays and limits from the whole domain the result matches the reference."""
+    """On random lists of arrays and limits from the whole domain (many arrays, long arrays, norms just under the limit) the result matches the reference."""
     hint = "Measure all arrays together in float64; scale every array by max_norm / norm only when norm > max_norm."
 
     def matches(case):
@@ -396,7 +444,9 @@ def test_matches_reference_on_random_gradients(student, reference, cases):
         expect_norm(got_norm, expected_norm, call, max_norm, hint)
         expect_clipped(clipped, expected, call, hint, atol=1e-12 * max(float(np.max(np.abs(e))) for e in expected))
 
-    cases.check(clip_calls(), matches)
+    cases.check(clip_calls(), matches, explicit=[
+        (arrays(*[[0.35, -0.1]] * 11), 1.0), (arrays(*[[0.5]] * 8, [[0.5]]), 1.0),
+        (arrays(np.full((25, 40), 0.04)), 1.0), (arrays([0.7], [0.7]), 1.0 + 1e-6)])
 
 
 # The plot in the HTML report: the public cases' norms before and after clipping, both divided by

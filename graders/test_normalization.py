@@ -87,6 +87,14 @@ def _normalized(function, x, eps, gamma=None, beta=None) -> np.ndarray:
         return out * (1.0 if gamma is None else gamma) + (0.0 if beta is None else beta)
 
 
+def check_fine(student, function, x, expected, **kwargs):
+    """A call with a many-digit gamma, whose result must match to FINE_RTOL: gamma is used unrounded."""
+    result, call = run(student, function, x, **kwargs)
+    expect_values(result.value, expected, call, GAMMA_HINT)  # the coarse tolerance first, with its own hints
+    expect_array_close(np.asarray(result.value), expected, call, FINE_RTOL, 1e-14,
+                       "Multiply by gamma exactly as given, in float64: do not round it, or anything else, on the way.")
+
+
 # --- LayerNorm -------------------------------------------------------------------------------
 
 AXIS_HINT = ("Take the mean and the variance along the last axis, keeping that axis so they line up with each row; "
@@ -218,14 +226,20 @@ ROWS_NORMALIZED = np.array([(ROWS[0] - 2.5) / np.sqrt(1.25 + 1e-5),
                             ROWS[3] / np.sqrt(1.0 + 1e-5)])
 GAMMA = row(2.0, 0.5, -1.0, 3.0)
 BETA = row(0.0, 1.0, -2.0, 10.0)
+# A gamma with many significant digits, checked to 1e-10 relative: correct formulas agree to a
+# few ulps, while gamma rounded (to 6 decimals, or to float32) is off by 1e-8 to 1e-7.
+FINE_GAMMA = row(1.23456789, -0.987654321, 2.718281828459045, 0.314159265358979)
+FINE_BETA = row(0.123456789, 1.0, -2.5, 0.0)
+FINE_RTOL = 1e-10
 GAMMA_HINT = ("gamma has one factor per feature: multiply the normalized array by gamma of shape (d,), "
               "which broadcasts along the last axis (column j is scaled by gamma[j]).")
 
 
 @pytest.mark.points(1)
 def test_layer_norm_gamma_scales_each_feature(student):
-    """gamma of shape (d,) multiplies feature j of every normalized row by gamma[j]."""
+    """gamma of shape (d,) multiplies feature j of every normalized row by gamma[j], at full precision (a gamma such as 1.23456789 is used as it is)."""
     check(student, LN, ROWS, ROWS_NORMALIZED * GAMMA, GAMMA_HINT, gamma=GAMMA)
+    check_fine(student, LN, ROWS, ROWS_NORMALIZED * FINE_GAMMA + FINE_BETA, gamma=FINE_GAMMA, beta=FINE_BETA)
 
 
 @pytest.mark.points(1)
@@ -389,9 +403,10 @@ def test_rms_norm_handles_3d_input(student):
 
 @pytest.mark.points(1)
 def test_rms_norm_gamma_scales_each_feature(student):
-    """gamma of shape (d,) multiplies feature j of every normalized row by gamma[j]; gamma=None means no scaling."""
+    """gamma of shape (d,) multiplies feature j of every normalized row by gamma[j], at full precision (a gamma such as 1.23456789 is used as it is); gamma=None means no scaling."""
     rms = np.sqrt(np.array([[7.5], [5.0], [124.0], [1.0]]) + 1e-6)  # the rows' means of squares
     check(student, RMS, ROWS, ROWS / rms * GAMMA, GAMMA_HINT, gamma=GAMMA)
+    check_fine(student, RMS, ROWS, ROWS / rms * FINE_GAMMA, gamma=FINE_GAMMA)
     check(student, RMS, ROWS, ROWS / rms, GAMMA_HINT, gamma=None)
     check(student, RMS, ROWS, ROWS / rms * GAMMA, "Keep the stub's signature and parameter order: called by "
                                                   "position, the third argument is gamma.", 1e-6, GAMMA)
@@ -415,7 +430,8 @@ def test_rms_norm_leaves_its_input_unchanged(student):
 
 # --- the input domain, clause by clause from the spec -----------------------------------------
 # x: float64, any number of dimensions (1-D to 5-D here), the last axis d >= 1 (d = 1 makes every
-# row constant). Rows: all zero, constant, ordinary, offset far from 0, one spike, at magnitudes
+# row constant), and now and then a wide or tall one: d from 65 to 200, or 65 to 80 rows (a path
+# taken only past 64 rows or features must be right too; those rows come from a drawn seed). Rows: all zero, constant, ordinary, offset far from 0, one spike, at magnitudes
 # from 1e-100 to 1e100. eps: "a small float >= 0": left at its default, 0, or anything up to 100.
 # With eps = 0 a row of variance 0 (LayerNorm) or an all-zero row (RMSNorm) is 0 / 0, which the
 # spec leaves out: such rows are never sent with eps = 0. Rows whose statistics correct formulas
@@ -460,18 +476,46 @@ def rows(draw, d: int):
     return (ints + offset) * scale / 8.0
 
 
+# Wide and tall shapes: (rows..., d) with d past 64 or 128, or more than 64 rows in all.
+LARGE_SHAPES = ((65,), (200,), (2, 65), (3, 130), (2, 200), (70, 4), (80, 3), (2, 36, 5), (66, 65), (1, 1, 129))
+
+
+def _large_row(rng, d: int, kind: int) -> np.ndarray:
+    """A row from the rng: ordinary, offset far from 0 (1000.3 give or take 1e-3), or spread and offset."""
+    if kind == 0:
+        return rng.integers(-1000, 1001, size=d) * 10.0 ** rng.integers(-3, 4) / 8.0
+    if kind == 1:
+        return 1000.3 + 1e-3 * rng.normal(size=d)
+    return rng.normal(size=d) * rng.uniform(0.1, 10.0) + rng.uniform(-1e3, 1e3)
+
+
 @st.composite
 def norm_inputs(draw, function: str, with_beta: bool):
     """(x, args, kwargs, eps): one call of ``function`` from the contract's whole domain."""
-    ndim = draw(st.sampled_from((1, 2, 2, 3, 3, 4, 5)))
-    lead = tuple(draw(st.lists(st.integers(1, 3), min_size=ndim - 1, max_size=ndim - 1)))
-    d = draw(st.one_of(st.sampled_from((1, 2, 3, 4)), st.integers(1, 16)))
     given_eps = draw(EPSILONS)
     eps = ({LN: 1e-5, RMS: 1e-6}[function] if given_eps is None else given_eps)
-    count = math.prod(lead)
-    x = np.array([draw(rows(d).filter(lambda r: _fair_row(r, eps, function))) for _ in range(count)]).reshape(lead + (d,))
+    if draw(st.integers(0, 4)) == 0:  # wide or tall, drawn from a seed (entry by entry would be too costly)
+        shape = draw(st.sampled_from(LARGE_SHAPES))
+        d = shape[-1]
+        rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+        kinds = rng.integers(0, 3, size=math.prod(shape[:-1]))
+        x = np.array([_large_row(rng, d, k) for k in kinds])
+        for i, r in enumerate(x):
+            if not _fair_row(r, eps, function):
+                x[i] = _large_row(rng, d, 2)
+        x = x.reshape(shape)
+        seeded = rng.integers(-1000, 1001, size=(2, d)) / 64
+        factors = st.sampled_from((0, 1)).map(lambda i: seeded[i].copy())
+    else:
+        ndim = draw(st.sampled_from((1, 2, 2, 3, 3, 4, 5)))
+        lead = tuple(draw(st.lists(st.integers(1, 3), min_size=ndim - 1, max_size=ndim - 1)))
+        d = draw(st.one_of(st.sampled_from((1, 2, 3, 4)), st.integers(1, 16)))
+        count = math.prod(lead)
+        x = np.array([draw(rows(d).filter(lambda r: _fair_row(r, eps, function)))
+                      for _ in range(count)]).reshape(lead + (d,))
+        factors = st.lists(st.integers(-1000, 1000), min_size=d, max_size=d).map(
+            lambda k: np.array(k, dtype=float) / 64)
     params = {}
-    factors = st.lists(st.integers(-1000, 1000), min_size=d, max_size=d).map(lambda k: np.array(k, dtype=float) / 64)
     if draw(st.booleans()):
         params["gamma"] = draw(factors)
     if with_beta and draw(st.booleans()):
@@ -487,6 +531,23 @@ def norm_inputs(draw, function: str, with_beta: bool):
 # Rows far from 0 (their size about 1e6 times their spread), where a one-pass variance rounds away.
 # Not integers: their squares must round, or a one-pass variance happens to come out exact.
 FAR_ROWS = np.array([1e6 / 3 + np.arange(8.0) * 0.37, -1.4e6 + np.sqrt(np.arange(8.0))])
+
+# Past 64 rows and past 64 and 128 features, on every seed: a path taken only for large inputs
+# (statistics of the whole block for the rows after the 64th, d - 1 for wide rows, a float32 mean
+# for very wide ones) must be right too. The offset rows (1000.3 give or take 1e-3) lose their
+# spread to a float32 mean.
+_RNG = np.random.default_rng(20261201)
+TALL = _RNG.normal(size=(72, 6)) * (1.0 + np.arange(72.0)[:, None] % 5) + np.arange(72.0)[:, None]
+WIDE = _RNG.normal(size=(3, 65)) * row(1.0, 3.0, 0.5)[:, None] + row(0.0, -2.0, 7.0)[:, None]
+OFFSET = 1000.3 + 1e-3 * _RNG.normal(size=200)
+VERY_WIDE = np.array([OFFSET, _RNG.normal(size=200) * 3.0 - 1.0])
+TALL_3D = _RNG.normal(size=(2, 40, 3)) * 2.0 + 0.5
+LARGE_CASES = [(TALL, (), {}), (WIDE, (), {}), (OFFSET, (), {}), (VERY_WIDE, (), {}), (TALL_3D, (), {})]
+
+
+def large_cases(function):
+    """The large inputs, as the property's (x, args, kwargs, eps) cases, with the default eps."""
+    return [(x, args, kwargs, DEFAULT_EPS[function]) for x, args, kwargs in LARGE_CASES]
 
 
 def describe_input(function):
@@ -563,19 +624,22 @@ def expect_promises(student, function, case):
 
 @pytest.mark.points(2)
 def test_layer_norm_keeps_its_promises_on_every_input(student, cases):
-    """For any input (1-D to 5-D, zero, constant, tiny, huge rows, eps = 0 or not, gamma, beta): a finite float64 array of x's shape, inputs unchanged, each row with mean 0 and variance var / (var + eps), gamma and beta applied per feature."""
+    """For any input (1-D to 5-D, up to 200 features and 80 rows, zero, constant, tiny, huge rows, eps = 0 or not, gamma, beta): a finite float64 array of x's shape, inputs unchanged, each row with mean 0 and variance var / (var + eps), gamma and beta applied per feature."""
     cases.check(norm_inputs(LN, True), lambda case: expect_promises(student, LN, case), describe=describe_input(LN),
                 explicit=[(np.array([[0.0, 0.002]]), (), {"eps": 0.0}, 0.0),
-                          (np.arange(48.0).reshape(2, 2, 2, 2, 3) % 5, (), {}, 1e-5), (FAR_ROWS, (), {}, 1e-5)])
+                          (np.arange(48.0).reshape(2, 2, 2, 2, 3) % 5, (), {}, 1e-5), (FAR_ROWS, (), {}, 1e-5),
+                          *large_cases(LN)])
 
 
 @pytest.mark.points(2)
 def test_rms_norm_keeps_its_promises_on_every_input(student, cases):
-    """For any input (1-D to 5-D, zero, tiny, huge rows, eps = 0 or not, gamma): a finite float64 array of x's shape, inputs unchanged, each row with the input's signs and mean square ms / (ms + eps), gamma applied per feature."""
+    """For any input (1-D to 5-D, up to 200 features and 80 rows, zero, tiny, huge rows, eps = 0 or not, gamma): a finite float64 array of x's shape, inputs unchanged, each row with the input's signs and mean square ms / (ms + eps), gamma applied per feature."""
     cases.check(norm_inputs(RMS, False), lambda case: expect_promises(student, RMS, case),
                 describe=describe_input(RMS),
                 explicit=[(np.array([[3.0, 4.0]]), (), {"eps": 0.0}, 0.0),
-                          (np.arange(48.0).reshape(2, 2, 2, 2, 3) % 5, (), {}, 1e-6)])
+                          # a mean square (2.5e-6) near the default eps: eps = 0 must mean no eps
+                          (np.array([[0.001, -0.002]]), (0.0,), {}, 0.0),
+                          (np.arange(48.0).reshape(2, 2, 2, 2, 3) % 5, (), {}, 1e-6), *large_cases(RMS)])
 
 
 def _hidden_compare(student, reference, cases, function, hint):
@@ -586,7 +650,9 @@ def _hidden_compare(student, reference, cases, function, hint):
         expect_array_close(out, expected, function, RTOL, DOMAIN_ATOL * (1 + float(np.max(np.abs(expected)))), hint)
 
     cases.check(norm_inputs(function, function == LN), matches,
-                explicit=[(FAR_ROWS, (), {}, 1e-5), (FAR_ROWS, (0.0,), {}, 0.0), *EPS_MATTERS])
+                explicit=[(FAR_ROWS, (), {}, 1e-5), (FAR_ROWS, (0.0,), {}, 0.0), *EPS_MATTERS,
+                          (VERY_WIDE, (1e-3,), {}, 1e-3), (TALL * 0.5 - 3.0, (), {"eps": 0.1}, 0.1),
+                          (OFFSET[:130] - 0.25, (), {}, DEFAULT_EPS[function])])
 
 
 # A given eps far from negligible, by keyword and by position, on 3-D and 4-D inputs: random inputs
@@ -599,7 +665,7 @@ EPS_MATTERS = [(np.arange(1.0, 13.0).reshape(2, 2, 3) / 8, (), {"eps": 0.5}, 0.5
 @pytest.mark.points(3)
 @pytest.mark.hidden
 def test_layer_norm_matches_reference_on_random_inputs(student, reference, cases):
-    """On random inputs from the whole domain (1-D to 5-D, every kind of row, eps, gamma and beta) layer_norm matches the reference."""
+    """On random inputs from the whole domain (1-D to 5-D, up to 200 features and 80 rows, every kind of row, eps, gamma and beta) layer_norm matches the reference."""
     _hidden_compare(student, reference, cases, LN,
                     "Normalize along the last axis for any number of dimensions, use the eps you are given, "
                     "and apply gamma and beta whenever they are given.")
@@ -608,7 +674,7 @@ def test_layer_norm_matches_reference_on_random_inputs(student, reference, cases
 @pytest.mark.points(2)
 @pytest.mark.hidden
 def test_rms_norm_matches_reference_on_random_inputs(student, reference, cases):
-    """On random inputs from the whole domain (1-D to 5-D, every kind of row, eps and gamma) rms_norm matches the reference."""
+    """On random inputs from the whole domain (1-D to 5-D, up to 200 features and 80 rows, every kind of row, eps and gamma) rms_norm matches the reference."""
     _hidden_compare(student, reference, cases, RMS,
                     "Divide by the root-mean-square along the last axis for any number of dimensions, use the eps "
                     "you are given, and apply gamma whenever it is given.")
