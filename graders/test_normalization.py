@@ -8,6 +8,7 @@ over that domain: 1-D to 5-D inputs, zero, constant, tiny, huge and offset rows,
 the default, gamma and beta by keyword or position.
 """
 
+import contextlib
 import math
 
 import numpy as np
@@ -15,6 +16,7 @@ import pytest
 from hypothesis import strategies as st
 
 from autograder.checks import Described, call_text, expect_array, expect_array_close, fail, show, show_pair
+from autograder.problems import CheckFailed
 
 LN = "layer_norm"
 RMS = "rms_norm"
@@ -44,10 +46,9 @@ def expect_values(got, expected, call, hint):
 
 def check(student, function, x, expected, hint, *args, **kwargs):
     result, call = run(student, function, x, *args, **kwargs)
-    if not args and "eps" not in kwargs:
-        hint = other_default_hint(function, lambda eps: misses(result.value, _normalized(function, x, eps, **kwargs),
-                                                               RTOL, ATOL)) or hint
-    return expect_values(result.value, expected, call, hint)
+    with default_eps_told(function, args, kwargs,
+                          lambda eps: misses(result.value, _normalized(function, x, eps, **kwargs), RTOL, ATOL)):
+        return expect_values(result.value, expected, call, hint)
 
 
 # A default eps other than the stub's fails nearly every check that leaves eps out, and each
@@ -55,6 +56,20 @@ def check(student, function, x, expected, hint, *args, **kwargs):
 # is the right one for another eps gets a hint about the default instead.
 DEFAULT_EPS = {LN: 1e-5, RMS: 1e-6}
 OTHER_DEFAULTS = (0.0, 1e-12, 1e-8, 1e-6, 1e-5, 1e-3)  # the defaults of common libraries, and none
+
+
+@contextlib.contextmanager
+def default_eps_told(function, args, kwargs, miss):
+    """A check of a call without eps that fails, on a result that is the right one for another eps
+    than the default, fails with the hint about the default instead of its own. ``miss(eps)``
+    says how far the result is from right for ``eps``, in tolerances; it is asked only on a failure."""
+    try:
+        yield
+    except CheckFailed as failure:
+        told = None if args or "eps" in kwargs else other_default_hint(function, miss)
+        if told is None:
+            raise
+        raise CheckFailed(failure.message, told) from None
 
 
 def other_default_hint(function, miss) -> str | None:
@@ -614,14 +629,13 @@ def expect_promises(student, function, case):
         hint = ("Per row: divide by the square root of the mean of squares plus eps, over the last axis whatever the "
                 "number of dimensions, with the eps you are given (0 included), and subtract nothing.")
         what = "mean square ms / (ms + eps) = {want:.6g} and the signs of the input, but has mean square {v:.6g}"
-    if bad.any() and not args and "eps" not in kwargs:
-        hint = other_default_hint(function, lambda other: misses(plain, _normalized(function, x, other),
-                                                                 RTOL, DOMAIN_ATOL)) or hint
     if bad.any():
         i = int(np.argmax(bad))
         index = np.unravel_index(i, x.shape[:-1])
-        fail(f"{call}: row {tuple(int(n) for n in index)} of the output should have "
-             + what.format(want=float(want[i]), m=float(got_mean[i]), v=float(got_var[i])) + ".", hint)
+        with default_eps_told(function, args, kwargs,
+                              lambda other: misses(plain, _normalized(function, x, other), RTOL, DOMAIN_ATOL)):
+            fail(f"{call}: row {tuple(int(n) for n in index)} of the output should have "
+                 + what.format(want=float(want[i]), m=float(got_mean[i]), v=float(got_var[i])) + ".", hint)
     return out
 
 
@@ -651,12 +665,10 @@ def _hidden_compare(student, reference, cases, function, hint):
         expected = getattr(reference, function)(x.copy(), *args, **kwargs)
         out = expect_promises(student, function, case)
         atol = DOMAIN_ATOL * (1 + float(np.max(np.abs(expected))))
-        shown = hint
-        if not args and "eps" not in kwargs:
-            gamma, beta = _gamma_beta(case)
-            shown = other_default_hint(function, lambda other: misses(
-                out, _normalized(function, x, other, gamma=gamma, beta=beta), RTOL, atol)) or hint
-        expect_array_close(out, expected, function, RTOL, atol, shown)
+        gamma, beta = _gamma_beta(case)
+        with default_eps_told(function, args, kwargs, lambda other: misses(
+                out, _normalized(function, x, other, gamma=gamma, beta=beta), RTOL, atol)):
+            expect_array_close(out, expected, function, RTOL, atol, hint)
 
     cases.check(norm_inputs(function, function == LN), matches,
                 explicit=[(FAR_ROWS, (), {}, 1e-5), (FAR_ROWS, (0.0,), {}, 0.0), *EPS_MATTERS,
