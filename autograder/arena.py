@@ -59,31 +59,56 @@ class SharedArena:
         Returns the encoded args and kwargs, the slots in placement order, and which slot each
         sent array object went to (by ``id``; the caller keeps the objects alive meanwhile).
         """
-        slots: list[Slot] = []
-        where: dict[int, int] = {}
+        placed = self.layout(args, kwargs)
+        self.write(placed[2])
+        return placed
 
-        def share(array: np.ndarray):
-            if array.dtype.kind not in "biufc":
-                return None
-            data = np.ascontiguousarray(array).tobytes()
-            offset = sum(_padded(len(s.sent)) for s in slots)
-            if offset + len(data) > self.size:
-                raise ArenaFull(f"the arrays of one call need more than {self.size} bytes of shared memory")
-            os.pwrite(self.fd, data, offset)
-            where[id(array)] = len(slots)
-            slots.append(Slot(offset, array.dtype.str, tuple(array.shape), data))
-            return {"__shared__": [offset, array.dtype.str, list(array.shape)]}
+    def layout(self, args: list, kwargs: dict) -> tuple[object, object, list[Slot], dict[int, int]]:
+        return layout(args, kwargs, self.size)
 
-        return codec.encode(list(args), share=share), codec.encode(kwargs, share=share), slots, where
+    def write(self, slots) -> None:
+        """Put the bytes of each slot in its place (every one was laid out to fit)."""
+        for slot in slots:
+            os.pwrite(self.fd, slot.sent, slot.offset)
 
-    def observe(self, slots: list[Slot]) -> list[np.ndarray]:
-        """What each placed array holds now, read by the grader from the arena itself."""
+    def read(self, slots) -> tuple[bytes, ...]:
+        """The bytes each slot holds now, as the grader reads them (a punched hole reads as zeros)."""
         seen = []
         for slot in slots:
             data = os.pread(self.fd, len(slot.sent), slot.offset)
-            data = data + bytes(len(slot.sent) - len(data))  # a punched hole reads short: zeros
-            seen.append(np.frombuffer(data, dtype=np.dtype(slot.dtype)).reshape(slot.shape).copy())
-        return seen
+            seen.append(data + bytes(len(slot.sent) - len(data)))
+        return tuple(seen)
+
+    def observe(self, slots: list[Slot]) -> list[np.ndarray]:
+        """What each placed array holds now, read by the grader from the arena itself."""
+        return as_arrays(slots, self.read(slots))
+
+
+def as_arrays(slots, seen: tuple[bytes, ...]) -> list[np.ndarray]:
+    """The arrays of ``slots`` holding the bytes ``seen`` (read from the arena by :meth:`SharedArena.read`)."""
+    return [np.frombuffer(data, dtype=np.dtype(slot.dtype)).reshape(slot.shape).copy()
+            for slot, data in zip(slots, seen)]
+
+
+def layout(args: list, kwargs: dict, size: int) -> tuple[object, object, list[Slot], dict[int, int]]:
+    """As :meth:`SharedArena.place`, without writing: where a call's arrays go in an arena of
+    ``size`` bytes, for a call answered from a script whose arrays were written when the script
+    was sent (script.py)."""
+    slots: list[Slot] = []
+    where: dict[int, int] = {}
+
+    def share(array: np.ndarray):
+        if array.dtype.kind not in "biufc":
+            return None
+        data = np.ascontiguousarray(array).tobytes()
+        offset = sum(_padded(len(s.sent)) for s in slots)
+        if offset + len(data) > size:
+            raise ArenaFull(f"the arrays of one call need more than {size} bytes of shared memory")
+        where[id(array)] = len(slots)
+        slots.append(Slot(offset, array.dtype.str, tuple(array.shape), data))
+        return {"__shared__": [offset, array.dtype.str, list(array.shape)]}
+
+    return codec.encode(list(args), share=share), codec.encode(kwargs, share=share), slots, where
 
 
 def _padded(length: int) -> int:

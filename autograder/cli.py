@@ -17,7 +17,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from . import __version__, interrupts, preflight, sandbox
+from . import __version__, interrupts, preflight, sandbox, scriptcache
 from .arguments import COMMANDS, DEFAULT_FOLDER, Exit, build_parser
 from .hostproof import gist as _gist, proved_isolation
 from .options import percent  # noqa: F401  (ci_grade's --pass-mark reads it here)
@@ -43,7 +43,7 @@ from .render.documents import render_markdown
 from .render.inert import one_line
 from .render.terminal import render_class_summary, render_terminal
 from .render.tables import render_json
-from .runner import Settings, grade_batch, grade_one
+from .runner import Settings, grade_batch, grade_one, record_scripts
 from .startup import fit_process
 from .student_view import student_view
 from .summary import append_text, passes
@@ -105,6 +105,7 @@ def run_check(args: argparse.Namespace) -> int:
             check_writable_file(target)
     preflight.prove_readable([folder])
     settings = replace(_settings(args, batch=False), exercises=only)
+    settings = replace(settings, scripts=scriptcache.scripts_for(settings, record_scripts))
     student = grade_one(folder.resolve().name or "you", folder, settings)
     names = tuple(e.name for e in load_course(settings.graders_dir))
     student = annotate(student, Submission(student.id, folder, near_misses=find_near_misses(folder, names)))

@@ -9,8 +9,10 @@ clock stops it only as a backstop, and a call stopped by the wall clock alone (a
 code that waits) is tried once more in a fresh worker. Every wait is charged to the exercise's
 and the submission's :class:`~autograder.budget.Budget`; a spent budget fails the rest at once.
 
-The worker comes from the submission's zygote when there is one (:mod:`autograder.zygote`), else
-a fresh sandbox; what the student reads about a failure is worded in :mod:`autograder.wording`.
+The worker comes from a zygote when there is one (:mod:`autograder.zygote`), else a fresh
+sandbox; requests and replies are :mod:`autograder.conversation`'s; a check's calls may be
+answered from its script, sent all at once (:mod:`autograder.feed`); what the student reads
+about a failure is worded in :mod:`autograder.wording`.
 """
 
 from __future__ import annotations
@@ -22,12 +24,16 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import arena, codec, connection, draws, sandbox, sanitize, wording
+from . import arena, codec, draws, sandbox, wording
 from .budget import Budget
 from .checks import call_text
+from .conversation import Conversation, waited
+from .feed import Feed, Scripted
+from .printed import assemble_output
 from .quiet import QuietLock
 from .problems import (BadReply, FunctionMissing, SandboxFailed, StudentTimeout, SubmissionMissing,
                        SubmissionUnreadable, WorkerCrashed)
+from .script import Call, Recorder, Scripts, call_key
 from .submission import read_source
 from .zygote import ForkedWorker, Zygote
 
@@ -35,7 +41,6 @@ MAX_TIMEOUTS = 4
 # Far more arrays than any answer holds (a draw log of 10,000 draws with numpy-scalar arguments is
 # 20,000), and few enough that reading them costs the grader no more than a second or two.
 MAX_REPLY_ARRAYS = 50_000
-HEAD_CHARS = TAIL_CHARS = sanitize.OUTPUT_CHARS
 # What an honest worker reports for a KeyError the worker itself raises (see _reports_honestly).
 KEY_ERROR_LINEAGE = ["builtins.KeyError", "builtins.LookupError", "builtins.Exception",
                      "builtins.BaseException", "builtins.object"]
@@ -51,7 +56,7 @@ class CallResult:
 
 
 @dataclass
-class StudentModule:
+class StudentModule(Conversation, Scripted):
     """One exercise file of one student, loaded lazily in its own worker."""
 
     path: Path
@@ -62,7 +67,10 @@ class StudentModule:
     last_stderr: str = ""  # the host's words when a worker died: for the operator, never a report
     submission_budget: Budget | None = None  # shared by every exercise of the submission
     quiet: QuietLock = field(default_factory=QuietLock)  # shared by the run's pool processes
-    zygote: Zygote | None = None  # the submission's warm sandbox, which forks this file's worker
+    zygote: Zygote | None = None  # the warm sandbox that forks this file's worker
+    scripts: Scripts | None = None  # the class's scripts: a check's calls sent at once (feed.py)
+    recorder: Recorder | None = None  # grading the reference: every call kept as a script (script.py)
+    record_key: str = ""  # the check (node id) or plots whose calls are being recorded
     _process: object = None
     _source: str | None = None
     _problem: Exception | None = None
@@ -71,6 +79,11 @@ class StudentModule:
     _output: list = field(default_factory=list)
     _budgets: tuple = ()
     _arena: arena.SharedArena | None = None
+    _feed: Feed | None = None
+    _script_key: str = ""
+    _prefed: dict = field(default_factory=dict)  # check -> its script's replies, sent before its turn
+    _history: list = field(default_factory=list)  # the calls answered since the worker loaded the file
+    _ran: int = 0  # the calls the worker ran since its load (more than the history: it is stale; feed.py)
 
     def __post_init__(self) -> None:
         own = Budget(self.limits.exercise_seconds, "this exercise")
@@ -78,28 +91,54 @@ class StudentModule:
 
     def call(self, function: str, *args, return_args: bool = False, **kwargs) -> CallResult:
         what = f"{function}()"
-        for attempt in (1, 2):
-            self._check_time_left()
-            self._ensure_loaded()
+        attempt = 1
+        while True:
+            fed = attempt == 1 and (self._feed is not None or bool(self._script_key))
+            self._check_time_left(budgets=not fed or self._feed is None)
+            if self._problem is not None or not fed:
+                self._ensure_loaded()
             if return_args:
-                sent_args, sent_kwargs, slots, where = self._arena.place(list(args), kwargs)
+                sent_args, sent_kwargs, slots, where = arena.layout(list(args), kwargs, self.limits.shared_bytes)
             else:
                 sent_args, sent_kwargs, slots, where = codec.encode(list(args)), codec.encode(kwargs), [], {}
-            request = {"op": "call", "function": function, "args": sent_args, "kwargs": sent_kwargs,
-                       "return_args": return_args}
+            key = call_key(function, sent_args, sent_kwargs, return_args, tuple(slots)) \
+                if fed or self.recorder is not None else ""
             try:
-                reply = self._exchange(request, self.limits.call_timeout, what, retried=attempt == 2)
+                answered = self._fed(key) if fed else None
+                if answered is not None:
+                    scripted, body, seen = answered
+                    reply = self._read_scripted(body, scripted.request_id, what)
+                else:
+                    if fed:  # it left the script: a call like any other from here
+                        self._check_time_left()
+                        self._ensure_loaded()
+                    request = {"op": "call", "function": function, "args": sent_args, "kwargs": sent_kwargs,
+                               "return_args": return_args, "probe": secrets.token_hex(8)}
+                    self._arena.write(slots)
+                    raw: list = []
+                    reply = self._exchange(request, self.limits.call_timeout, what, retried=attempt == 2, raw=raw)
+                    seen = self._arena.read(slots)
+                    done = Call(key, function, raw[0], request["id"], return_args, tuple(slots))
+                    self._history.append(done)
+                    self._ran += 1
+                    if self.recorder is not None and self.record_key:
+                        self.recorder.add(self.exercise, self.record_key, done, raw[1], seen)
                 break
             except StudentTimeout as timeout:
-                if not getattr(timeout, "waited", False) or attempt == 2:
+                if not waited(timeout) or attempt == 2:
                     # Name the call that hung, so the student can rerun it (public checks only show it).
                     timeout.public_message = timeout.message.replace(what, call_text(function, *args, **kwargs), 1)
                     raise
+                attempt = 2
         if not reply.get("ok"):
-            raise self._problem_from(reply.get("error"), function)
+            raise self._problem_from(reply, function)
+        return self._result(reply, args, kwargs, return_args, slots, where, seen, function)
+
+    def _result(self, reply: dict, args: tuple, kwargs: dict, return_args: bool, slots: list, where: dict,
+                seen: tuple, function: str) -> CallResult:
         started, tally = time.monotonic(), codec.Tally(MAX_REPLY_ARRAYS)
         try:
-            observed = self._arena.observe(slots) if slots else []
+            observed = arena.as_arrays(slots, seen) if slots else []
             resolve = arena.resolve_reported(observed)
             result = CallResult(
                 value=codec.decode(reply.get("value"), tally=tally),
@@ -122,6 +161,15 @@ class StudentModule:
             for budget in self._budgets:
                 budget.charge(time.monotonic() - started)
 
+    def _read_scripted(self, body: bytes, request_id: int, what: str) -> dict:
+        try:
+            reply = self._read(body, request_id)
+        except Exception as garbled:  # noqa: BLE001 - connection.Garbled: worded as for a lone call
+            problem, _timeouts = self._failure(garbled, what, self.limits.call_timeout, False)
+            raise problem from None
+        self._keep_output(reply)
+        return reply
+
     @property
     def problem(self) -> Exception | None:
         """What fails every call to this file (missing, unreadable, not importable), once known."""
@@ -129,26 +177,8 @@ class StudentModule:
 
     def drain_output(self) -> dict | None:
         """What the student's code printed since the last drain: head, tail, and how much was cut."""
-        if not self._output:
-            return None
         outputs, self._output = self._output, []
-        total = sum(o["total"] for o in outputs)
-        head = ""
-        for o in outputs:  # the start, from the calls whose text is known from their beginning
-            head += o["head"] + ("" if o["cut"] else o["tail"])
-            if o["cut"] or len(head) >= HEAD_CHARS:
-                break
-        head = head[:HEAD_CHARS]
-        tail = ""
-        for o in reversed(outputs):  # the end, from the calls whose text is known up to their end
-            tail = (o["tail"] if o["cut"] else o["head"] + o["tail"]) + tail
-            if o["cut"] or len(tail) >= TAIL_CHARS:
-                break
-        tail = tail[-TAIL_CHARS:]
-        if len(head) + len(tail) >= total:  # nothing was cut: do not show the overlap twice
-            return {"head": (head + tail)[:total] if len(head) >= total else head + tail[len(head) + len(tail) - total:],
-                    "tail": "", "cut": 0}
-        return {"head": head, "tail": tail, "cut": total - len(head) - len(tail)}
+        return assemble_output(outputs)
 
     def close(self) -> None:
         if self._process is not None:
@@ -160,10 +190,11 @@ class StudentModule:
 
     # --- internals ---------------------------------------------------------------------------
 
-    def _check_time_left(self) -> None:
+    def _check_time_left(self, budgets: bool = True) -> None:
+        """Before a call; a scripted call's time was charged when its script ran (``budgets=False``)."""
         if self._timeouts >= MAX_TIMEOUTS:
             raise wording.out_of_tries(self.path.name, MAX_TIMEOUTS)
-        spent = next((b for b in self._budgets if b.remaining() <= 0), None)
+        spent = next((b for b in self._budgets if b.remaining() <= 0), None) if budgets else None
         if spent is not None:
             self._restart()
             raise wording.out_of_budget(self.path.name, spent)
@@ -184,7 +215,7 @@ class StudentModule:
             raise
         what = f"the import of {self.path.name}"
         for attempt in (1, 2):
-            self._restart()  # what the first attempt left, arena included
+            self._end_worker()  # what the first attempt left, arena included
             # A fresh arena per worker: nothing a worker leaves in it reaches the next one.
             self._arena = arena.SharedArena(self.limits.shared_bytes)
             try:
@@ -192,7 +223,7 @@ class StudentModule:
                 self._process = forked or sandbox.spawn(self.isolation, self.limits, self.bwrap_path,
                                                         pass_fds=(self._arena.fd,))
             except BaseException:
-                self._restart()  # no worker: the arena goes now, not when the module is closed
+                self._end_worker()  # no worker: the arena goes now, not when the module is closed
                 raise
             os.set_blocking(self._process.stdin.fileno(), False)
             # A forked worker got the arena at a number of the zygote's choosing: -1 says "yours".
@@ -219,84 +250,42 @@ class StudentModule:
             self._problem = wording.import_problem(self.path.name, reply.get("error"))
             raise self._problem
 
-    def _problem_from(self, error: object, function: str) -> Exception:
+    def _problem_from(self, reply: dict, function: str) -> Exception:
+        error = reply.get("error")
         problem = wording.call_problem(self.path.name, function, error)
         if isinstance(problem, BadReply):
             self._restart()
-        elif wording.is_raised(error) and not self._reports_honestly(function):
+        elif wording.is_raised(error) and not self._reports_honestly(reply.get("probe")):
             return self._problem
         return problem
 
-    def _reports_honestly(self, function: str) -> bool:
-        """Whether the worker still reports a KeyError it raises itself as a KeyError.
+    def _reports_honestly(self, probe: object) -> bool:
+        """Whether the worker, right after the student's exception, reported a KeyError it raised
+        itself as a KeyError (every call carries a ``probe`` key; worker.py).
 
         An exception's class is known only from the worker, which student code can patch; this
         catches a patch that rewrites every report (see the README's security model for what it
-        cannot catch). A worker caught lying fails every remaining check of the exercise.
+        cannot catch). The probe runs right after the call, before anything else of the
+        student's. A worker caught lying fails every remaining check of the exercise.
         """
-        request = {"op": "probe", "key": secrets.token_hex(8)}
-        reply = self._exchange(request, self.limits.call_timeout, f"{function}()", retried=False)
-        error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
-        if not reply.get("ok") and error.get("type") == "KeyError" and error.get("mro") == KEY_ERROR_LINEAGE:
+        error = probe.get("error") if isinstance(probe, dict) else None
+        error = error if isinstance(error, dict) else {}
+        if error.get("type") == "KeyError" and error.get("mro") == KEY_ERROR_LINEAGE:
             return True
         self._restart()
         self._problem = wording.dishonest_worker(self.path.name)
         return False
-
-    def _exchange(self, request: dict, cpu_limit: float, what: str, retried: bool) -> dict:
-        """Send one request and read its reply, within ``cpu_limit`` seconds of the worker's CPU
-        time, the wall-clock backstop and what is left of the budgets (connection.py)."""
-        self._next_id += 1
-        request["id"] = self._next_id
-        try:
-            reply = connection.exchange(self._process, request, cpu_limit, self.limits.wall_bound(cpu_limit),
-                                        self._budgets, self.quiet, retried, self.limits.reply_bytes)
-        except connection.Overrun as overrun:
-            raise self._timed_out(what, overrun.cpu, cpu_limit, overrun.wall, overrun.budget_first, retried) from None
-        except connection.Closed:
-            return self._crashed(what)
-        except connection.NotStarted as failure:
-            return self._crashed(what, f"its worker {failure}")
-        except connection.Garbled as garbled:
-            self._restart()
-            raise wording.garbled(what, str(garbled)) from None
-        output = reply.get("output")
-        if output and output["total"]:
-            head, tail, total = output["head"], output["tail"], output["total"]
-            self._output.append({"head": head, "tail": tail, "total": total,
-                                 "cut": max(total - len(head) - len(tail), 0)})
-        return reply
-
-    def _timed_out(self, what: str, cpu: bool, cpu_limit: float, wall: float, budget_first: bool,
-                   retried: bool) -> StudentTimeout:
-        if cpu or budget_first or retried:  # a first stop by the wall clock alone gets its retry first
-            self._timeouts += 1
-        self._restart()
-        spent = min(self._budgets, key=lambda b: b.remaining()) if budget_first and not cpu else None
-        return wording.timeout(what, self.path.name, cpu, cpu_limit, wall, spent, retried)
-
-    def _crashed(self, what: str, not_started: str = ""):
-        process = self._process
-        failure = sandbox.start_failure(process) if process else None
-        code = process.poll() if process else None
-        if process is not None:
-            try:  # its stderr is complete once it has exited; one never ready may still be waiting
-                process.wait(timeout=0.1 if not_started else 1)
-            except Exception:  # noqa: BLE001
-                pass
-            code = process.poll()
-            self.last_stderr = sandbox.stderr_tail(process)
-        self._restart()
-        if failure is None and not_started:  # bwrap started, but nothing in it got as far as the student's code
-            said = next((line for line in self.last_stderr.splitlines() if line.startswith("bwrap:")), "")
-            failure = f"{not_started}: {said[:300]}" if said else not_started
-        raise wording.crash(what, code, failure)
 
     def fresh_worker(self) -> None:
         """End the worker; the next call loads the file again in a new one, which knows nothing of earlier calls."""
         self._restart()
 
     def _restart(self) -> None:
+        self._end_worker()
+        # A fresh worker next, which knows nothing: no history, and no replies left to hand out.
+        self._history, self._ran, self._feed, self._prefed = [], 0, None, {}
+
+    def _end_worker(self) -> None:
         if self._process is not None:
             if isinstance(self._process, ForkedWorker):
                 self._process.end()

@@ -42,8 +42,9 @@ class Garbled(Exception):
 
 
 def exchange(process, request: dict, cpu_limit: float, wall: float, budgets: tuple[Budget, ...],
-             quiet: QuietLock, alone: bool, reply_bytes: int) -> dict:
-    """Send ``request`` (which carries its ``id``) to ``process`` and return its sanitized reply.
+             quiet: QuietLock, alone: bool, reply_bytes: int, raw: list | None = None) -> dict:
+    """Send ``request`` (which carries its ``id``) to ``process`` and return its sanitized reply;
+    ``raw``, if given, receives the frame sent and the reply's body as it came (script.py).
 
     A load's CPU time is counted from the worker's start (a forked worker's: its fork, the
     ``cpu_start`` it carries); a call's from the first look at the clock, one poll in, which
@@ -72,6 +73,8 @@ def exchange(process, request: dict, cpu_limit: float, wall: float, budgets: tup
             channel.send(stdin, frame, deadline, over_limit)
             header = channel.receive(stdout, codec.HEADER_SIZE, deadline, over_limit)
             body = channel.receive(stdout, codec.frame_length(header, reply_bytes), deadline, over_limit)
+            if raw is not None:
+                raw += [frame, body]
             reply = sanitize.reply(codec.load_frame(body), body)  # nothing raw goes further than this line
         except channel.Overrun as overrun:
             raise Overrun(overrun.cpu, left < wall, wall) from None

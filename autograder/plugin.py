@@ -18,8 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from . import interrupts, sandbox, sanitize
-from .budget import Budget
+from . import grading, interrupts, sandbox, sanitize
 from .client import StudentModule
 from .diagnose import diagnose
 from .figures import record_all
@@ -27,18 +26,12 @@ from .model import GRADER_FAILED, PENDING_LABEL, Status
 from .probes import RecordingModule
 from .properties import Cases, use_cache_home
 from .problems import CheckFailed, StudentProblem, StudentRaised
-from .quiet import QuietLock
-from .zygote import WORKERS, Zygote
+from .script import PLOTS as PLOT_CALLS
+from .zygote import WORKERS
 
 PLOTS = pytest.StashKey[dict]()  # exercise -> plots recorded at the end of its module, until reported
 DIAGNOSES = pytest.StashKey[dict]()  # exercise -> its diagnosis, made at the end of its module, until reported
 FAILED = pytest.StashKey[dict]()  # exercise -> names of the checks it failed so far
-SUBMISSION = pytest.StashKey[Path]()  # the folder graded now, when one session grades several (shard.py)
-FOLLOWING = pytest.StashKey[bool]()  # whether another submission follows it in this session
-# A warm sandbox started ahead of the submission that will take it: the first at the session's
-# start, while pytest collects; each next one while the submission before it is graded. It has
-# run no student code, so whichever submission takes it gets a sandbox as fresh as a new one.
-SPARE = pytest.StashKey[Zygote | None]()
 # A hidden check says that it failed and how, never on what: a comparison's values and the
 # student's own exception message (which may echo its arguments) stay on the trusted side.
 HIDDEN_FAILED = "Your function did not match on the hidden random inputs (they are not shown, so the check stays a test)."
@@ -58,6 +51,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--workers", default=WORKERS[0], choices=WORKERS,
                     help="fork each exercise's worker from a warm sandbox per submission, or start each afresh")
     group.addoption("--quiet-lock", default="", help="lock file the pool processes of one run share (runner.py)")
+    group.addoption("--scripts", default="", help="the class's scripts and known verdicts (script.py), if any")
+    group.addoption("--record-scripts", default="", help="write the scripts and verdicts of this run here")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -71,30 +66,31 @@ def _reference_dir(config: pytest.Config) -> Path | None:
     return Path(value) if value and Path(value).is_dir() else None
 
 
-def begin_submission(config: pytest.Config, folder: Path, following: bool = False) -> None:
-    """Start grading ``folder`` in this session: nothing recorded for the previous submission remains.
-    ``following`` says whether another submission comes after it."""
+def begin_submission(config: pytest.Config, folder: Path) -> None:
+    """Start grading ``folder`` in this session: nothing recorded for the previous submission remains."""
     for key in (PLOTS, DIAGNOSES, FAILED):
         if key in config.stash:
             del config.stash[key]
-    config.stash[SUBMISSION] = folder
-    config.stash[FOLLOWING] = following
+    grading.begin(config, folder)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     if not session.config.option.collectonly:
-        session.config.stash[SPARE] = _started_zygote(session.config)
+        # The run's warm sandbox starts while pytest collects (numpy's import is its slow part).
+        grading.run_of(session.config).zygote = grading.started_zygote(session.config)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    grading.end(session.config)
+    grading.save_recording(session.config)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    spare = config.stash.get(SPARE, None)
-    if spare is not None:  # no submission came to take it (a session that stopped early)
-        spare.close()
-        config.stash[SPARE] = None
+    grading.end_run(config)
 
 
 def submission_folder(config: pytest.Config) -> Path:
-    return config.stash.get(SUBMISSION, None) or Path(config.getoption("--submission"))
+    return grading.now(config).folder
 
 
 def exercise_of(module) -> str:
@@ -108,53 +104,14 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 def _limits(config: pytest.Config) -> sandbox.Limits:
-    return sandbox.Limits.for_call_timeout(config.getoption("--call-timeout"), config.getoption("--memory-mb") << 20)
-
-
-@pytest.fixture(scope="session")
-def submission_budget(request: pytest.FixtureRequest) -> Budget:
-    """The running time all of one submission's exercises share (torn down after each submission's last check)."""
-    return Budget(_limits(request.config).submission_seconds, "your whole submission")
-
-
-@pytest.fixture(scope="session")
-def quiet_lock(request: pytest.FixtureRequest):
-    """Held shared by every call and exclusively by a retry, across the run's pool processes."""
-    lock = QuietLock(request.config.getoption("--quiet-lock"))
-    yield lock
-    lock.close()
-
-
-@pytest.fixture(scope="session")
-def zygote(request: pytest.FixtureRequest):
-    """The submission's warm sandbox, where that is safe; torn down after the submission's last check,
-    so no two submissions ever share one (shard.py)."""
-    config = request.config
-    warm = config.stash.get(SPARE, None) or _started_zygote(config)
-    config.stash[SPARE] = _started_zygote(config) if warm is not None and config.stash.get(FOLLOWING, False) else None
-    yield warm
-    if warm is not None:
-        warm.close()
-
-
-def _started_zygote(config: pytest.Config) -> Zygote | None:
-    """A new warm sandbox, already starting; None where workers start afresh (sandbox.zygote_possible)."""
-    isolation, bwrap_path = config.getoption("--isolation"), config.getoption("--bwrap")
-    if config.getoption("--workers") != "zygote" or not sandbox.zygote_possible(isolation, bwrap_path):
-        return None
-    warm = Zygote(isolation, _limits(config), bwrap_path)
-    warm.start()
-    return warm
+    return grading.limits(config)
 
 
 @pytest.fixture(scope="module")
-def student(request: pytest.FixtureRequest, submission_budget: Budget, quiet_lock: QuietLock, zygote):
+def student(request: pytest.FixtureRequest):
     """The student's file for this grader's exercise, running in a worker process."""
     exercise = exercise_of(request.module)
-    config = request.config
-    module = RecordingModule(submission_folder(config) / f"{exercise}.py", exercise,
-                             config.getoption("--isolation"), _limits(config), config.getoption("--bwrap"),
-                             submission_budget=submission_budget, quiet=quiet_lock, zygote=zygote)
+    module = grading.student_module(request.config, exercise)
     yield module
     module.check = ""  # the plots' calls below belong to no check
     try:
@@ -163,32 +120,72 @@ def student(request: pytest.FixtureRequest, submission_budget: Budget, quiet_loc
         _diagnose(request.config, exercise, module)
         plots = getattr(request.module, "PLOTS", ())
         if plots and module._problem is None and not module._timeouts:  # broken or hanging: nothing to draw
-            # In a fresh worker and sandbox: one that has seen the hidden checks' inputs could
-            # answer the public plot calls with them, and the report would show them.
-            module.fresh_worker()
-            request.config.stash.setdefault(PLOTS, {})[exercise] = [asdict(p) for p in record_all(plots, module)]
-            module.drain_output()  # printed while drawing: belongs to no check
+            drawn = draw_plots(request.config, exercise, plots, module)
+            if drawn:
+                request.config.stash.setdefault(PLOTS, {})[exercise] = drawn
     finally:
         module.close()
 
 
+def draw_plots(config: pytest.Config, exercise: str, plots, module: RecordingModule) -> list:
+    """The exercise's plots, drawn from its public calls (fastpath.py draws them the same way)."""
+    # In a fresh worker and sandbox: one that has seen the hidden checks' inputs could answer the
+    # public plot calls with them, and the report would show them.
+    module.fresh_worker()
+    module.begin_script(PLOT_CALLS)
+    run = grading.run_of(config)
+    feed = module.prime() if run.verdicts is not None else None
+    known = run.verdicts.plots.get(exercise, {}).get(feed.digest) if feed is not None and feed.digest else None
+    if known is not None:  # answered exactly as before: drawn as before
+        module.settle()
+        return known
+    module.record_key = PLOT_CALLS
+    drawn = [asdict(p) for p in record_all(plots, module)]
+    module.record_key = ""
+    digest = module.end_script()
+    module.drain_output()  # printed while drawing: belongs to no check
+    if run.recorder is not None:
+        digest = run.recorder.digest(exercise, PLOT_CALLS) if not any(p["note"] for p in drawn) else None
+        if digest is None:
+            run.recorder.scripts.drop(exercise, PLOT_CALLS)
+    if digest is not None and run.verdicts is not None:
+        run.verdicts.learn_plots(exercise, digest, drawn)
+    return drawn
+
+
 @pytest.fixture(autouse=True)
 def _current_check(request: pytest.FixtureRequest):
-    """Tells the recording module which check its calls belong to (hidden ones are never shown)."""
+    """Tells the student module which check its calls belong to (for the diagnosis, hidden ones
+    are never shown; for its script, which answers them), and keeps the verdict of a check passed
+    through its script (verdicts.py)."""
     if "student" not in request.fixturenames:
         yield
         return
     module = request.getfixturevalue("student")
-    module.check = getattr(request.node, "originalname", request.node.name)
-    module.hidden = request.node.get_closest_marker("hidden") is not None
+    item = request.node
+    module.check = getattr(item, "originalname", item.name)
+    module.hidden = item.get_closest_marker("hidden") is not None
+    module.begin_script(item.nodeid)
+    module.record_key = item.nodeid
     yield
-    module.check = ""
+    module.check = module.record_key = ""
+    digest = module.end_script()
+    run = grading.run_of(request.config)
+    passed = getattr(item, "_kit_passed", False)
+    if run.recorder is not None:
+        digest = run.recorder.digest(module.exercise, item.nodeid) if passed else None
+        if digest is None:
+            run.recorder.scripts.drop(module.exercise, item.nodeid)
+    if passed and digest is not None and run.verdicts is not None:
+        run.verdicts.learn(item.nodeid, digest, getattr(item, "_kit_output", None))
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     outcome = yield
     report = outcome.get_result()
+    if call.when == "call":
+        item._kit_passed = report.passed
     if report.failed and call.when in ("setup", "call") and hasattr(item, "module"):
         name = getattr(item, "originalname", item.name)
         item.config.stash.setdefault(FAILED, {}).setdefault(exercise_of(item.module), set()).add(name)
@@ -317,6 +314,7 @@ def pytest_json_runtest_metadata(item: pytest.Item, call: pytest.CallInfo) -> di
             meta["exercise_wide"] = True
     if call.when == "call" or (call.excinfo is not None and call.when == "setup"):
         output = module.drain_output() if isinstance(module, StudentModule) else None
+        item._kit_output = output
         if output and not hidden:
             meta["output"] = output
     return meta

@@ -4,8 +4,9 @@ It reads framed requests on its stdin and answers on its stdout, both duplicated
 descriptors before any student code runs; descriptors 0, 1 and 2 then point at /dev/null and
 ``print`` goes to a capped buffer, so student output can neither block the worker nor forge a
 reply by accident. Requests: ``load`` (compile and run a student's source as a module, and map
-the grader's shared memory), ``call`` (call one of its functions) and ``probe`` (report a
-KeyError of the worker's own, so the grader can tell whether error reports were rewritten).
+the grader's shared memory), ``call`` (call one of its functions; a call that fails also reports a KeyError of the worker's
+own, raised right after it, so the grader can tell whether error reports were rewritten).
+Requests may arrive back to back: each is read, answered and replied to in turn.
 Only the standard library, numpy, :mod:`codec`, :mod:`draws` and :mod:`forkserver` are imported: the grader's own
 package is not on this side.
 """
@@ -340,19 +341,23 @@ def _serve(proto_in, proto_out, devnull: int, arena_fd: int | None = None) -> in
         if op == "exit":
             return 0
         try:
-            handler = {"load": session.load, "probe": session.probe}.get(op, session.call)
+            handler = session.load if op == "load" else session.call
             reply = handler(request)
         except codec.CodecError as exc:
             reply = {"ok": False, "error": {"kind": "protocol", "type": "CodecError", "message": str(exc)}}
         except BaseException as exc:  # encoding a hostile return value can raise anything
             reply = {"ok": False, "error": _error(exc, session.filename)}
+        if op == "call" and not reply.get("ok"):
+            # Right after the call, before anything else of the student's runs: the grader's honesty probe.
+            reply["probe"] = session.probe({"key": request.get("probe")})
         reply["id"] = request.get("id")
         reply["output"] = capture.take()
         try:
             frame = codec.dump_frame(reply)
         except (codec.CodecError, ValueError, TypeError) as exc:
             frame = codec.dump_frame({"id": request.get("id"), "ok": False, "output": reply["output"],
-                                      "error": {"kind": "exception", "type": "ReplyTooLarge", "message": str(exc)}})
+                                      "error": {"kind": "exception", "type": "ReplyTooLarge", "message": str(exc)},
+                                      "probe": session.probe({"key": request.get("probe")})})
         proto_out.write(frame)
 
 

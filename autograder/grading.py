@@ -1,0 +1,139 @@
+"""What a grading session holds: for the run, and for the submission graded now.
+
+For the run (one pytest session, one or many submissions, :mod:`autograder.shard`): the lock the
+pool's processes share, the warm sandbox whose zygote forks every worker (each exercise of each
+student gets a fresh fork, and the zygote proves itself untouched before each: zygote.py), the
+class's scripts and the verdicts known (:mod:`autograder.script`, :mod:`autograder.verdicts`),
+and, while the reference is graded to make them, the recorder. For the submission graded now:
+its folder, the time budget its exercises share, and the modules already started for it (an
+exercise whose checks were sent before its turn in pytest, :mod:`autograder.fastpath`). A
+submission's state ends before the next one's begins, so nothing of one student's run is handed
+to the next.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from . import sandbox
+from .budget import Budget
+from .probes import RecordingModule
+from .quiet import QuietLock
+from .script import Recorder, Scripts
+from .verdicts import Verdicts
+from .zygote import Zygote
+
+
+@dataclass
+class Run:
+    quiet: QuietLock
+    scripts: Scripts | None = None
+    verdicts: Verdicts | None = None
+    recorder: Recorder | None = None
+    zygote: Zygote | None = None  # the warm sandbox that forks every worker of the run (zygote.py)
+
+
+@dataclass
+class Submission:
+    folder: Path
+    budget: Budget
+    started: dict[str, RecordingModule] = field(default_factory=dict)  # exercise -> its module, begun
+
+
+RUN = pytest.StashKey[Run]()
+NOW = pytest.StashKey[Submission]()
+
+
+def limits(config: pytest.Config) -> sandbox.Limits:
+    return sandbox.Limits.for_call_timeout(config.getoption("--call-timeout"), config.getoption("--memory-mb") << 20)
+
+
+def run_of(config: pytest.Config) -> Run:
+    if RUN not in config.stash:
+        config.stash[RUN] = Run(QuietLock(config.getoption("--quiet-lock")), *_class_scripts(config))
+        if config.getoption("--record-scripts"):
+            config.stash[RUN].recorder = Recorder()
+            config.stash[RUN].verdicts = Verdicts()
+    return config.stash[RUN]
+
+
+def _class_scripts(config: pytest.Config) -> tuple[Scripts | None, Verdicts | None]:
+    """The scripts and verdicts the run was given (--scripts); none where the file cannot be read."""
+    path = config.getoption("--scripts")
+    if not path:
+        return None, None
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return Scripts.from_json(data["scripts"]), Verdicts.from_json(data["verdicts"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None, None  # graded call by call, as without scripts: slower, the same verdicts
+
+
+def save_recording(config: pytest.Config) -> None:
+    run = config.stash.get(RUN, None)
+    path = config.getoption("--record-scripts")
+    if run is None or run.recorder is None or not path:
+        return
+    data = {"scripts": run.recorder.scripts.to_json(), "verdicts": run.verdicts.to_json()}
+    Path(path).write_text(json.dumps(data, allow_nan=True), encoding="utf-8")
+
+
+def begin(config: pytest.Config, folder: Path) -> None:
+    end(config)
+    config.stash[NOW] = _submission(config, folder)
+
+
+def now(config: pytest.Config) -> Submission:
+    """The submission graded now (a session of one: the --submission folder)."""
+    if NOW not in config.stash:
+        config.stash[NOW] = _submission(config, Path(config.getoption("--submission")))
+    return config.stash[NOW]
+
+
+def _submission(config: pytest.Config, folder: Path) -> Submission:
+    return Submission(folder, Budget(limits(config).submission_seconds, "your whole submission"))
+
+
+def end(config: pytest.Config) -> None:
+    """The submission graded now is done: its modules and its warm sandbox go."""
+    submission = config.stash.get(NOW, None)
+    if submission is None:
+        return
+    del config.stash[NOW]
+    for module in submission.started.values():
+        module.close()
+
+
+def end_run(config: pytest.Config) -> None:
+    end(config)
+    run = config.stash.get(RUN, None)
+    if run is not None:
+        if run.zygote is not None:
+            run.zygote.close()
+            run.zygote = None
+        run.quiet.close()
+
+
+def started_zygote(config: pytest.Config) -> Zygote | None:
+    """A new warm sandbox, already starting; None where workers start afresh (sandbox.zygote_possible)."""
+    isolation, bwrap_path = config.getoption("--isolation"), config.getoption("--bwrap")
+    if config.getoption("--workers") != "zygote" or not sandbox.zygote_possible(isolation, bwrap_path):
+        return None
+    warm = Zygote(isolation, limits(config), bwrap_path)
+    warm.start()
+    return warm
+
+
+def student_module(config: pytest.Config, exercise: str) -> RecordingModule:
+    """The module for ``exercise`` of the submission graded now: the one already begun, or a new one."""
+    submission, run = now(config), run_of(config)
+    begun = submission.started.pop(exercise, None)
+    if begun is not None:
+        return begun
+    return RecordingModule(submission.folder / f"{exercise}.py", exercise, config.getoption("--isolation"),
+                           limits(config), config.getoption("--bwrap"), submission_budget=submission.budget,
+                           quiet=run.quiet, zygote=run.zygote, scripts=run.scripts, recorder=run.recorder)

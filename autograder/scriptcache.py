@@ -1,0 +1,87 @@
+"""``check``'s scripts and known verdicts, kept in the user's cache between runs.
+
+A student checks again and again on the day's seed: grading the reference to record the scripts
+(:mod:`autograder.script`) costs as much as grading a student the slow way, so ``check`` keeps
+what it recorded, named by the hash of everything it depends on (the graders, the reference and
+the kit's code through :func:`~autograder.fingerprint.grader_keys`, the seed and the settings that
+change scores, and the versions of Python, numpy and Hypothesis), and every check run adds the
+verdicts it learns. Anything wrong with a file means recording again.
+
+A file planted here could pass a check (verdicts.py): it is the checking user's own cache, and
+only ``check`` reads it, whose report is the student's own view; ``grade`` records its scripts
+afresh in the run's private folder every time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+import hypothesis
+import numpy as np
+
+from .casecache import user_cache
+from .fingerprint import grader_keys
+from .model import load_course
+
+FORMAT = 1
+
+
+def folder() -> Path:
+    return user_cache() / "scripts"
+
+
+def identity(settings) -> str:
+    """Everything a class's scripts and verdicts depend on, as one text."""
+    course = load_course(settings.graders_dir)
+    terms = (settings.seed, settings.call_timeout, settings.memory_mb, settings.isolation)
+    keys = grader_keys(settings.graders_dir, settings.reference_dir, course, terms)
+    return "\n".join((f"format {FORMAT}", *(f"{name} {key}" for name, key in sorted(keys.items())),
+                      f"hypothesis {hypothesis.__version__}", f"numpy {np.__version__}", f"python {sys.version}",
+                      f"machine {platform.machine()}"))
+
+
+def path_for(settings) -> Path:
+    return folder() / f"{hashlib.sha256(identity(settings).encode('utf-8', 'surrogateescape')).hexdigest()}.json"
+
+
+def scripts_for(settings, record) -> str:
+    """The path of the kept scripts for ``settings`` (recorded first with ``record(settings, path)``
+    where there are none, or none that read); "" where none can be had (no reference, say)."""
+    if settings.reference_dir is None:
+        return ""
+    try:
+        target = path_for(settings)
+    except OSError:
+        return ""
+    if _readable(target):
+        return str(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(prefix=".partial-", suffix=".json", dir=target.parent)
+        os.close(handle)
+    except OSError:
+        return ""
+    try:
+        recorded = record(replace(settings, scripts=""), Path(temp))
+        if recorded and _readable(Path(temp)):
+            os.replace(temp, target)
+            return str(target)
+        return ""
+    finally:
+        if os.path.exists(temp):
+            os.unlink(temp)
+
+
+def _readable(path: Path) -> bool:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "scripts" in data and "verdicts" in data
