@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import __version__, sandbox
 from .options import at_least_one, call_seconds, memory_mb, percent, seed
-from .runner import Settings
+from .settings import Settings
 from .zygote import WORKERS
 
 COMMANDS = ("check", "grade", "validate", "release", "diff", "gradescope")
@@ -83,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--workers", choices=WORKERS, default=WORKERS[0],
                          help="how each exercise's worker starts: forked from a warm sandbox per submission, or a "
                               "fresh sandbox and interpreter each (default: %(default)s)")
+        sub.add_argument("--no-scripts", action="store_true",
+                         help="send each call of a check to the worker as the check makes it, instead of every "
+                              "call recorded from the reference at once (slower; scores do not depend on it)")
 
     check = commands.add_parser("check", help="grade one folder of exercise files and print the report",
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES)

@@ -26,6 +26,7 @@ from pathlib import Path
 import hypothesis
 import numpy as np
 
+from .cachedir import user_cache
 from .codec import HEADER_SIZE, CodecError, decode, dump_frame, encode, frame_length, load_frame
 
 FORMAT = 1
@@ -33,11 +34,6 @@ MAX_FILES = 1000
 MAX_AGE_SECONDS = 30 * 24 * 3600
 _TEMP = ".partial-"
 _KIT = Path(__file__).resolve().parent
-
-
-def user_cache() -> Path:
-    """The kit's folder in the user's cache: never the kit, nor the folder grading started from."""
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gradient-kit"
 
 
 def folder() -> Path:

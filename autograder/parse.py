@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import os
 from collections import defaultdict
 from dataclasses import replace
+from pathlib import Path
 
 from .model import (GRADER_FAILED, PENDING_LABEL, STATUSES, CheckResult, Diagnosis, Exercise, ExerciseResult, Output, Problem,
-                    ResultsFormatError, Status, _build, exercise_result, student_result, StudentResult)
+                    ResultsFormatError, Status, _build, exercise_result, load_course, student_result, StudentResult)
 from .plotdata import Plot, plot_from
 
 _OUTCOME_STATUS = {"passed": Status.PASSED, "failed": Status.FAILED, "error": Status.ERROR, "skipped": Status.PENDING}
@@ -111,3 +114,23 @@ def parse_student(student_id: str, report: dict, course: tuple[Exercise, ...], s
     if not submitted:
         return student_result(student_id, exercises, "empty", "The submission holds none of the exercise files.")
     return student_result(student_id, exercises)
+
+
+def submitted_files(folder: Path, course: tuple[Exercise, ...]) -> set[str]:
+    """Stems of the exercise files present (a link or a folder counts: its checks explain why it fails)."""
+    return {e.name for e in course if os.path.lexists(folder / f"{e.name}.py")}
+
+
+def load_hidden_manifest(graders_dir: Path) -> dict:
+    """In a student release: the hidden checks stripped from each grader, by name and points."""
+    path = graders_dir / "hidden.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def parse_run(student_id: str, folder: Path, report: dict, settings) -> StudentResult:
+    """One student's result from the report of their run under ``settings`` (runner.Settings)."""
+    course = load_course(settings.graders_dir)
+    submitted = submitted_files(folder, course)
+    if settings.only_submitted or settings.exercises:
+        course = tuple(e for e in course if e.name in (settings.exercises or submitted))
+    return parse_student(student_id, report, course, submitted, load_hidden_manifest(settings.graders_dir))

@@ -148,8 +148,10 @@ def draw_plots(config: pytest.Config, exercise: str, plots, module: RecordingMod
         digest = run.recorder.digest(exercise, PLOT_CALLS) if not any(p["note"] for p in drawn) else None
         if digest is None:
             run.recorder.scripts.drop(exercise, PLOT_CALLS)
-    if digest is not None and run.verdicts is not None:
-        run.verdicts.learn_plots(exercise, digest, drawn)
+    if run.verdicts is not None:
+        run.verdicts.plots.setdefault(exercise, {})  # this exercise has plots, known or not
+        if digest is not None:
+            run.verdicts.learn_plots(exercise, digest, drawn)
     return drawn
 
 

@@ -31,6 +31,7 @@ from hypothesis.errors import HypothesisException
 from hypothesis.internal.conjecture import providers as _providers
 
 from . import casecache
+from .cachedir import user_cache
 from .problems import CheckFailed, StudentProblem, StudentRaised, StudentTimeout
 
 PUBLIC_EXAMPLES = 60
@@ -43,7 +44,7 @@ _FATAL = (StudentTimeout,)
 def use_cache_home() -> None:
     """Keep Hypothesis's own files (its unicode tables) in the user's cache, never in the folder
     grading was started from: that may be the kit, a class folder or a read-only checkout."""
-    cache = casecache.user_cache() / "hypothesis"
+    cache = user_cache() / "hypothesis"
     try:
         cache.mkdir(parents=True, exist_ok=True)
     except OSError:  # no writable home: a private folder of this process

@@ -9,53 +9,24 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import math
 import os
 import sys
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
 import pytest
 from pytest_jsonreport.plugin import JSONReport
 
-from . import interrupts
+from . import interrupts, scriptcache
 from .model import GRADER_FAILED, Exercise, StudentResult, exercise_result, load_course, student_result
-from .parse import parse_student
+from .parse import parse_run, submitted_files
 from .sanitize import text
 from .scratch import scratch
+from .settings import Settings
 from .shard import ShardLoop, ShardReport
-
-
-@dataclass(frozen=True)
-class Settings:
-    graders_dir: Path
-    reference_dir: Path | None
-    seed: int
-    isolation: str
-    call_timeout: float = 3.0
-    memory_mb: int = 1024
-    only_submitted: bool = False  # run only the graders of files present (validating one exercise)
-    bwrap: str = ""  # the bwrap binary proved to work (bubblewrap isolation); found again if empty
-    exercises: tuple[str, ...] = ()  # grade only these (check --exercise); all when empty
-    quiet_lock: str = ""  # set by grade_batch for its pool: see quiet.py
-    catalogue_dir: Path | None = None  # known mistakes, for the diagnosis (trusted side; never in a release)
-    workers: str = "zygote"  # "fresh": a new sandbox and interpreter per exercise, as before zygotes
-    shard_size: int = 8  # students graded in one pytest session (1: a session each, as before shards)
-    scripts: str = ""  # the class's scripts and known verdicts (script.py): "" to grade call by call
-
-
-def submitted_files(folder: Path, course: tuple[Exercise, ...]) -> set[str]:
-    """Stems of the exercise files present (a link or a folder counts: its checks explain why it fails)."""
-    return {e.name for e in course if os.path.lexists(folder / f"{e.name}.py")}
-
-
-def load_hidden_manifest(graders_dir: Path) -> dict:
-    """In a student release: the hidden checks stripped from each grader, by name and points."""
-    path = graders_dir / "hidden.json"
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
 def _targets(settings: Settings, folders: list[Path]) -> list[str]:
@@ -234,11 +205,7 @@ def _refused(student_id: str, folder: Path, settings: Settings) -> StudentResult
 
 
 def _parsed(student_id: str, folder: Path, report: dict, settings: Settings) -> StudentResult:
-    course = load_course(settings.graders_dir)
-    submitted = submitted_files(folder, course)
-    if settings.only_submitted or settings.exercises:
-        course = tuple(e for e in course if e.name in (settings.exercises or submitted))
-    return parse_student(student_id, report, course, submitted, load_hidden_manifest(settings.graders_dir))
+    return parse_run(student_id, folder, report, settings)
 
 
 def _grader_failed(student_id: str, settings: Settings, exc: Exception) -> StudentResult:
@@ -272,7 +239,7 @@ def record_scripts(settings: Settings, into: Path) -> str:
 
 def with_scripts(settings: Settings, folder: Path) -> Settings:
     """``settings`` with the class's scripts, recorded into ``folder`` unless it has them already."""
-    if settings.scripts:
+    if settings.scripts or not settings.use_scripts:
         return settings
     return replace(settings, scripts=record_scripts(settings, folder / "scripts.json"))
 
@@ -281,6 +248,12 @@ def grade_batch(students: list[tuple[str, Path]], settings: Settings, jobs: int,
                 on_done: Callable[[StudentResult], None] = lambda result: None) -> list[StudentResult]:
     """Grade every student, a shard of them per pytest session and ``jobs`` sessions at a time;
     ``on_done`` gets each result as soon as it is known; results come back in the order given."""
+    if settings.use_scripts and not settings.scripts and settings.isolation == "bubblewrap":
+        # Under bubblewrap no student can write the user's cache, so the class's scripts are kept
+        # there as check keeps them (scriptcache.py): a rerun or a resumed run records nothing again.
+        kept = scriptcache.scripts_for(settings, record_scripts)
+        if kept:
+            return _grade_batch(students, replace(settings, scripts=kept), jobs, on_done)
     with scratch("scripts") as folder:  # hidden inputs: the run's own, removed with it
         return _grade_batch(students, with_scripts(settings, folder), jobs, on_done)
 

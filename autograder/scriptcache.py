@@ -7,9 +7,11 @@ the kit's code through :func:`~autograder.fingerprint.grader_keys`, the seed and
 change scores, and the versions of Python, numpy and Hypothesis), and every check run adds the
 verdicts it learns. Anything wrong with a file means recording again.
 
-A file planted here could pass a check (verdicts.py): it is the checking user's own cache, and
-only ``check`` reads it, whose report is the student's own view; ``grade`` records its scripts
-afresh in the run's private folder every time.
+A file planted here could pass a check (verdicts.py), so only code that cannot write it may be
+graded from it: ``check`` reads it (the checking user's own cache, and the report is the student's
+own view), and so does ``grade`` under bubblewrap, whose workers see no home at all; ``grade`` in
+process mode, where a student's code runs as the grading user, records its scripts afresh in the
+run's private folder every time.
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-import hypothesis
+from importlib import metadata
+
 import numpy as np
 
-from .casecache import user_cache
+from .cachedir import user_cache
 from .fingerprint import grader_keys
 from .model import load_course
 
@@ -43,7 +46,7 @@ def identity(settings) -> str:
     terms = (settings.seed, settings.call_timeout, settings.memory_mb, settings.isolation)
     keys = grader_keys(settings.graders_dir, settings.reference_dir, course, terms)
     return "\n".join((f"format {FORMAT}", *(f"{name} {key}" for name, key in sorted(keys.items())),
-                      f"hypothesis {hypothesis.__version__}", f"numpy {np.__version__}", f"python {sys.version}",
+                      f"hypothesis {_version('hypothesis')}", f"numpy {np.__version__}", f"python {sys.version}",
                       f"machine {platform.machine()}"))
 
 
@@ -85,3 +88,10 @@ def _readable(path: Path) -> bool:
     except (OSError, ValueError):
         return False
     return isinstance(data, dict) and "scripts" in data and "verdicts" in data
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "none"

@@ -121,7 +121,7 @@ def grader_cpu(size: int, isolation: str, shard_size: int) -> int:
     return 0
 
 
-DESIGNS = {"new": ("--workers", "zygote"), "old": ("--workers", "fresh", "--shard-size", "1")}
+DESIGNS = {"new": ("--workers", "zygote"), "old": ("--workers", "fresh", "--shard-size", "1", "--no-scripts")}
 
 
 def main() -> int:

@@ -1,8 +1,9 @@
-"""Workers forked from a submission's zygote: as fresh as a new interpreter, with the same results.
+"""Workers forked from a session's zygote: as fresh as a new interpreter, with the same results.
 
-Every exercise of a submission is graded in a worker forked from one warm sandbox (zygote.py,
-forkserver.py). These tests plant state in one worker and look for it in the next, stop and kill
-the zygote from inside, and compare whole classes graded with forked and with fresh workers.
+Every exercise of every submission a session grades runs in a worker forked from one warm
+sandbox (zygote.py, forkserver.py). These tests plant state in one worker and look for it in the
+next (of the same student and of the next student), stop and kill the zygote from inside, and
+compare whole classes graded with forked and with fresh workers.
 """
 
 from __future__ import annotations
@@ -157,7 +158,7 @@ def test_state_planted_by_one_student_is_invisible_to_the_next_in_the_same_proce
 
 
 @pytest.mark.parametrize("mode", ZYGOTE_MODES)
-def test_each_student_takes_a_sandbox_started_ahead_of_them_and_none_is_shared_or_left(mode, honest, monkeypatch):
+def test_a_session_forks_every_student_from_one_sandbox_started_ahead_and_leaves_none(mode, honest, monkeypatch):
     events = []
     originals = {name: getattr(zygote.Zygote, name) for name in ("start", "fork", "close")}
 
@@ -175,21 +176,18 @@ def test_each_student_takes_a_sandbox_started_ahead_of_them_and_none_is_shared_o
         begin(config, folder, **kwargs)
     monkeypatch.setattr(shard, "begin_submission", beginning)
     students = [(name, SOLUTIONS) for name in ("a", "b", "c")]
-    results = runner.grade_batch(students, settings(isolation=mode, shard_size=3), jobs=1)
+    results = runner.grade_batch(students, settings(isolation=mode, shard_size=3, use_scripts=False), jobs=1)
     assert [scores(r) for r in results] == [honest[mode]] * 3
     begins = [i for i, (what, _) in enumerate(events) if what == "begin"]
     assert len(begins) == 3
-    used = []
-    for first, end in zip(begins, [*begins[1:], len(events)]):
-        forked_by = {z for what, z in events[first:end] if what == "fork"}
-        assert len(forked_by) == 1, "one sandbox per student"
-        (warm,) = forked_by
-        started_at = next(i for i, event in enumerate(events) if event == ("start", warm))
-        assert started_at < first, "started before the student's first check, not when it asked"
-        used.append(warm)
-    assert len(set(used)) == 3
+    forked_by = {z for what, z in events[begins[0]:] if what == "fork"}
+    assert len(forked_by) == 1, "one warm sandbox for the whole session"
+    (warm,) = forked_by
+    assert events.index(("start", warm)) < begins[0], "started before the first check, not when it asked"
+    assert all(sum(what == "fork" for what, _ in events[first:end]) >= len(COURSE)
+               for first, end in zip(begins, [*begins[1:], len(events)])), "a fresh fork per exercise of each student"
     started = {z for what, z in events if what == "start"}
-    assert started == set(used), "no sandbox started that no student took"
+    assert started == {warm}, "no sandbox started that no student took"
     assert started <= {z for what, z in events if what == "close"}
 
 
@@ -256,11 +254,14 @@ def test_a_forked_worker_cannot_reach_into_the_zygote(mode, tmp_path):
     assert not any("RuntimeError" in m for m in messages), messages
 
 
-def test_forked_and_fresh_workers_grade_the_sample_class_identically():
+def test_the_new_design_and_the_old_one_grade_the_sample_class_identically():
+    """New: workers forked from one warm sandbox, shards of students per session, every check's
+    calls sent at once from the scripts. Old: a fresh sandbox per exercise, a session per student,
+    every call sent as the check makes it."""
     students = sorted((p.name, p) for p in (ROOT / "examples" / "class").iterdir() if p.is_dir())
     base = settings()
-    fresh = runner.grade_batch(students, replace(base, workers="fresh"), jobs=2)
-    forked = runner.grade_batch(students, replace(base, workers="zygote"), jobs=2)
+    fresh = runner.grade_batch(students, replace(base, workers="fresh", shard_size=1, use_scripts=False), jobs=2)
+    forked = runner.grade_batch(students, replace(base, workers="zygote", shard_size=8), jobs=2)
     assert [reproducible(to_dict(r)) for r in forked] == [reproducible(to_dict(r)) for r in fresh]
 
 

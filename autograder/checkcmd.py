@@ -1,0 +1,124 @@
+"""``python grade.py check``: one student's folder, graded and shown in the terminal.
+
+A check whose every verdict is already known (the student's functions answer the day's scripts
+exactly as checks that passed were answered, :mod:`autograder.quickcheck`) needs no pytest, no
+graders' import and no sandbox proof: only when that does not hold is the host proved and the
+folder graded the full way (:func:`autograder.runner.grade_one`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import shutil
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from . import __version__, cli, preflight, quickcheck, sandbox, scriptcache
+from .arguments import DEFAULT_FOLDER, Exit
+from .errors import GradeError
+from .intake import Submission, annotate, find_near_misses
+from .model import BatchResult, load_course
+from .output import check_writable_file, within_boundary, write_atomic
+from .render.tables import render_json
+from .render.terminal import render_terminal
+from .student_view import student_view
+from .summary import append_text, passes
+from .view import report_view
+
+
+def _one_exercise(folder: Path, name: str | None) -> tuple[Path, tuple[str, ...]]:
+    """The folder to check and the exercise to keep, from ``check FILE`` or ``--exercise NAME``."""
+    if folder.suffix == ".py" and not folder.is_dir():
+        folder, name = folder.parent, name or folder.name
+    if name is None:
+        return folder, ()
+    stem = Path(name).name.removesuffix(".py")
+    known = [e.name for e in load_course(cli.ROOT / "graders")]
+    if stem not in known:
+        close = difflib.get_close_matches(stem, known, n=1)
+        raise GradeError(f"there is no exercise called {stem!r}; "
+                         + (f"did you mean {close[0]!r}?" if close else f"the exercises are {', '.join(known)}."))
+    return folder, (stem,)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    given = Path(args.folder)
+    if args.folder == DEFAULT_FOLDER and not given.is_dir() and (cli.ROOT / DEFAULT_FOLDER).is_dir():
+        given = cli.ROOT / DEFAULT_FOLDER  # `python path/to/grade.py` from another folder
+    folder, only = _one_exercise(given, args.exercise)
+    if not folder.is_dir():
+        raise GradeError(f"{folder} is not a folder; pass the folder that holds your exercise files.")
+    for target in (args.markdown, args.json):
+        if target is not None:
+            check_writable_file(target)
+    preflight.prove_readable([folder])
+    student_id = folder.resolve().name or "you"
+    settings, student = _known(args, student_id, folder, only)
+    if student is None:
+        from .runner import grade_one, record_scripts  # pytest and the graders: only now
+        settings = replace(cli._settings(args, batch=False), exercises=only)
+        if settings.use_scripts:
+            settings = replace(settings, scripts=scriptcache.scripts_for(settings, record_scripts))
+        student = grade_one(student_id, folder, settings)
+    names = tuple(e.name for e in load_course(settings.graders_dir))
+    student = annotate(student, Submission(student.id, folder, near_misses=find_near_misses(folder, names)))
+    if args.student_view:
+        student = student_view(student)
+    broken = [e for e in student.exercises if e.status == "error" and not e.tests]
+    if broken:  # a grader that cannot load is the kit's problem: no report that blames the student
+        preflight.prove_graders(settings.graders_dir)  # names the grader that does not load, if one does not
+        raise preflight.HostProblem(f"the grader for {broken[0].name} failed: {broken[0].message}")
+    color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    width = max(shutil.get_terminal_size((100, 24)).columns, 40)
+    described = sandbox.describe(settings.isolation, settings.bwrap)
+
+    def documents(result):
+        from .render.documents import render_markdown  # jinja2: only for a Markdown report
+        batch = BatchResult(settings.seed, settings.isolation, (result,), __version__, cli._now(), described)
+        view = report_view(result, batch.seed, described, batch.created, batch.version)
+        return (render_terminal(view, color=color, width=width, verbose=args.verbose),
+                render_markdown(view, cli.ROOT / "templates") if args.markdown else "", render_json(batch))
+
+    student, (terminal, markdown, results) = within_boundary(student, documents)
+    try:
+        if args.markdown:
+            append_text(args.markdown, markdown)
+        if args.json:
+            write_atomic(args.json, results)
+    except OSError:  # a full disk, say: the student still sees their report before the error
+        cli.show(terminal, kept="")
+        raise
+    written = " and ".join(str(target) for target in (args.json, args.markdown) if target is not None)
+    cli.show(terminal, kept=f"{written} {'were' if args.json and args.markdown else 'was'} written" if written else "")
+    failed = [t for e in student.exercises for t in e.tests if t.grader_failed]
+    if failed:
+        sys.stderr.write(f"note: {len(failed)} check{'s' * (len(failed) != 1)} could not be graded here, through no fault of "
+                         f"yours ({cli.gist(failed[0].message)}); their points are withheld, not lost: run again, and tell "
+                         "your instructor if it goes on.\n")
+        return Exit.INCOMPLETE
+    return Exit.DONE if passes(student, args.pass_mark) else Exit.FOUND
+
+
+def _known(args: argparse.Namespace, student_id: str, folder: Path, only: tuple[str, ...]):
+    """(settings, the result) where every verdict is known already (quickcheck.py); else (None, None).
+
+    The sandbox it runs in is the one the full way would prove first; the room and the leftovers
+    of killed runs are seen to as the full way sees to them."""
+    if getattr(args, "no_scripts", False):
+        return None, None
+    from . import bwrap
+    from .jails import sweep_jails
+    from .scratch import sweep_scratch
+
+    first = bwrap.first() if args.isolation != "process" else None
+    if args.isolation != "process" and first is None:
+        return None, None
+    preflight.prove_room(1)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        sweep_jails()
+    sweep_scratch()
+    settings = replace(cli.settings_for(args, "bubblewrap" if first else "process", first or ""), exercises=only)
+    return settings, quickcheck.grade_known(student_id, folder, settings)
