@@ -84,6 +84,7 @@ class StudentModule(Conversation, Scripted):
     _prefed: dict = field(default_factory=dict)  # check -> its script's replies, sent before its turn
     _history: list = field(default_factory=list)  # the calls answered since the worker loaded the file
     _ran: int = 0  # the calls the worker ran since its load (more than the history: it is stale; feed.py)
+    _replays: Budget | None = None  # the grader's replays of this file's history (feed.py), made when first needed
 
     def __post_init__(self) -> None:
         own = Budget(self.limits.exercise_seconds, "this exercise")

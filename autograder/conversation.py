@@ -32,10 +32,11 @@ class Conversation:
         self._keep_output(reply)
         return reply
 
-    def _stream(self, frames: list[bytes], charge: bool = True, holds: dict | None = None) -> stream.Batch:
+    def _stream(self, frames: list[bytes], holds: dict | None = None, keep: bool = True) -> stream.Batch:
+        """The calls through the worker at once; nothing charged (the caller charges what is taken)."""
         cpu_limit = self.limits.call_timeout
         return stream.run(self._process, frames, cpu_limit, self.limits.wall_bound(cpu_limit), self._budgets,
-                          self.quiet, self.limits.reply_bytes, charge, holds)
+                          self.quiet, self.limits.reply_bytes, holds, keep)
 
     def _stopped(self, stopped: stream.Stopped, what: str) -> tuple[Exception, int]:
         """What the student reads about a scripted call the worker did not answer, as if it had

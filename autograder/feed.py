@@ -13,7 +13,14 @@ state is kept exactly what calls made one by one would leave:
 
 A scripted call the worker did not answer (out of time, dead, garbled) fails when its own turn
 comes, with the words a lone call would get; one stopped by the wall clock alone is sent again,
-alone, as any such call is.
+alone, as any such call is. A batch that held all the replies it may (stream.py's "full") leaves
+the rest of the script to be asked one by one.
+
+Time: each call's wait is charged to the student's budgets when the check takes its reply, never
+before, so the calls a check never asks for (it stopped at an earlier one) cost nothing. Replays
+are the grader's choice and are kept off those budgets, but not free: they share one allowance
+per exercise file, as long as the exercise's own budget, and a worker that replays slower than
+that is not replayed again (the next call goes to a fresh worker with no history).
 """
 
 from __future__ import annotations
@@ -35,6 +42,8 @@ class Feed:
     bodies: list[bytes] = field(default_factory=list)
     seen: list[tuple[bytes, ...]] = field(default_factory=list)  # shared memory after each call (return_args)
     failure: tuple[Exception, int] | None = None  # what the call at len(bodies) gets, and its timeouts
+    seconds: tuple[float, ...] = ()  # each call's wait, the unanswered one's last
+    charged: int = 0  # the calls whose wait the budgets were charged
     position: int = 0
     digest: str | None = None  # every call answered: what they were answered
 
@@ -47,7 +56,8 @@ class Feed:
 
 class Scripted:
     """Mixed into StudentModule: ``scripts``, ``_feed``, ``_prefed``, ``_script_key``, ``_history``,
-    ``_ran``, ``_arena`` and the module's ``_ensure_loaded``, ``_check_time_left``, ``_restart``."""
+    ``_ran``, ``_replays``, ``_arena`` and the module's ``_ensure_loaded``, ``_check_time_left``,
+    ``_restart``, ``_end_worker``."""
 
     scripts: Scripts | None
 
@@ -77,7 +87,15 @@ class Scripted:
         feed, self._feed = self._feed, None
         self._history += feed.calls[feed.position:]
         feed.position = len(feed.calls)
+        self._charge(feed, feed.position)
         return feed
+
+    def _charge(self, feed: Feed, upto: int) -> None:
+        """Charge the budgets the wait of the calls before ``upto`` not charged yet."""
+        spent = sum(feed.seconds[feed.charged:upto])
+        feed.charged = max(feed.charged, upto)
+        for budget in self._budgets:
+            budget.charge(spent)
 
     def give_back(self, settled: list[tuple[str, Feed]], current: str) -> None:
         """The replies :meth:`settle` took, last in the history, and the current check's, handed back
@@ -112,12 +130,18 @@ class Scripted:
             if self._ran != len(self._history):
                 self._resync()
             return None
+        if feed.position == len(feed.bodies) and feed.failure is None:  # a full batch: the rest one by one
+            self._feed = None
+            self._resync()
+            return None
         if feed.position == len(feed.bodies):  # the call the worker did not answer
+            self._charge(feed, feed.position + 1)
             problem, timeouts = feed.failure
             self._restart()  # as after a lone call that failed: a fresh worker next
             self._timeouts += timeouts
             raise problem
         feed.position += 1
+        self._charge(feed, feed.position)
         self._history.append(call)
         return call, feed.bodies[feed.position - 1], feed.seen[feed.position - 1]
 
@@ -128,10 +152,15 @@ class Scripted:
         seen: dict[int, tuple[bytes, ...]] = {}
         batch = self._stream([c.frame for c in calls], holds=self._holds(calls, seen))
         self._ran += len(batch.bodies)
+        feed.seconds = batch.seconds
         for index, body in enumerate(batch.bodies):
             feed.bodies.append(body)
             feed.seen.append(seen.get(index, ()))
             digest.add(body, feed.seen[-1])
+        if batch.stopped is not None and batch.stopped.how == "full":
+            self._end_worker()  # replies it still holds are never read: a replay makes another
+            self._ran = GONE
+            return feed
         if batch.stopped is not None:
             history, prefed = self._history, self._prefed
             feed.failure = self._stopped(batch.stopped, f"{calls[batch.stopped.index].function}()")
@@ -161,10 +190,14 @@ class Scripted:
         self._restart()
         if not history:
             return True
-        budgets, self._budgets = self._budgets, (Budget(float("inf"), "the grader's replay"),)
+        if self._replays is None:
+            self._replays = Budget(self.limits.exercise_seconds, "the grader's replays")
+        budgets, self._budgets = self._budgets, (self._replays,)
         try:
             self._ensure_loaded()
-            if self._stream([c.frame for c in history], charge=False, holds=self._holds(history)).stopped is not None:
+            batch = self._stream([c.frame for c in history], holds=self._holds(history), keep=False)
+            self._replays.charge(sum(batch.seconds))
+            if batch.stopped is not None:
                 self._restart()
                 return False
         except Exception:  # noqa: BLE001 - the next call starts afresh and says what is wrong

@@ -55,8 +55,9 @@ def serve(control_fd: int, sweep: bool, inherited: tuple) -> tuple | None:
     clean = _inherited_state(libc)
     try:
         layout = _tmp_layout() if sweep else None  # before any child: all the sandbox itself put there
+        folders = _folder_states(layout) if layout is not None else None
     except OSError:
-        layout = None  # then no fork is clean: every worker starts in a fresh sandbox
+        layout = folders = None  # then no fork is clean: every worker starts in a fresh sandbox
     while True:
         try:
             data, fds, _flags, _address = socket.recv_fds(control, MAX_REQUEST, 3)
@@ -72,7 +73,7 @@ def serve(control_fd: int, sweep: bool, inherited: tuple) -> tuple | None:
         status = _reap(child)
         child = 0
         if request.get("op") == "fork" and len(fds) == 3:
-            if not _clean_again(libc, sweep, clean, layout):
+            if not _clean_again(libc, sweep, clean, layout, folders):
                 reply = {"ok": False, "tainted": True}  # a child changed us: the grader starts afresh
                 for fd in fds:
                     os.close(fd)
@@ -93,13 +94,14 @@ def serve(control_fd: int, sweep: bool, inherited: tuple) -> tuple | None:
             return None
 
 
-def _clean_again(libc, sweep: bool, clean: tuple, layout: frozenset | None) -> bool:
+def _clean_again(libc, sweep: bool, clean: tuple, layout: frozenset | None, folders: dict | None) -> bool:
     """Sweep up after the last child; whether we are now as we were at the start."""
     try:
         if sweep:
-            _sweep(libc, layout)
+            _sweep(libc, layout, folders)
         return (_inherited_state(libc) == clean and not _ipc_objects(libc)
-                and (not sweep or (layout is not None and _tmp_layout() == layout)))
+                and (not sweep or (layout is not None and _tmp_layout() == layout
+                                   and _folder_states(layout) == folders)))
     except OSError:  # /tmp made unreadable, say: a fresh sandbox is cheaper than finding out
         return False
 
@@ -123,6 +125,40 @@ def _tmp_layout() -> frozenset | None:
                 if stat.S_ISDIR(info.st_mode) and info.st_dev == device:
                     pending.append(entry.path)
     return frozenset(found)
+
+
+def _folder_states(layout: frozenset) -> dict:
+    """/tmp itself and every folder the sandbox made in it: mode, owner, extended attributes (ACLs
+    among them) and modification time. A child may set all of these on folders it owns, and the next child,
+    perhaps another student's, could read them back; emptying /tmp leaves them."""
+    folders = ["/tmp", *sorted(path for path, kind, _mode, _uid, same in layout if kind == stat.S_IFDIR and same)]
+    states = {}
+    for path in folders:
+        info = os.lstat(path)
+        names = sorted(os.listxattr(path, follow_symlinks=False)) if hasattr(os, "listxattr") else []
+        if len(names) > MAX_TMP_ENTRIES:
+            raise OSError("too many extended attributes to be the sandbox's own")
+        attributes = tuple((name, os.getxattr(path, name, follow_symlinks=False)) for name in names)
+        states[path] = (stat.S_IMODE(info.st_mode), info.st_uid, info.st_gid, attributes, info.st_mtime_ns)
+    return states
+
+
+def _restore_folders(folders: dict) -> None:
+    """Put /tmp's folders back as :func:`_folder_states` found them at the start (best effort: what
+    cannot be put back shows when the states are compared, and the zygote is not forked again)."""
+    for path, (mode, _uid, _gid, attributes, mtime) in folders.items():
+        try:
+            os.chmod(path, mode, follow_symlinks=False)
+            kept = dict(attributes)
+            for name in os.listxattr(path, follow_symlinks=False) if hasattr(os, "listxattr") else ():
+                if name not in kept:
+                    os.removexattr(path, name, follow_symlinks=False)
+            for name, value in attributes:
+                os.setxattr(path, name, value, follow_symlinks=False)
+            # The access time too, which is not compared: merely reading /tmp may move it.
+            os.utime(path, ns=(mtime, mtime), follow_symlinks=False)
+        except OSError:
+            pass
 
 
 def _send(control: socket.socket, reply: dict) -> bool:
@@ -184,7 +220,7 @@ def _reap(child: int) -> int | None:
     return os.waitstatus_to_exitcode(status)
 
 
-def _sweep(libc, layout: frozenset | None) -> None:
+def _sweep(libc, layout: frozenset | None, folders: dict | None = None) -> None:
     """In a sandbox of our own: kill every process but init and us, empty /tmp (but for the folders
     the sandbox made there itself, see :func:`_tmp_layout`), drop IPC objects."""
     try:
@@ -198,7 +234,11 @@ def _sweep(libc, layout: frozenset | None) -> None:
         except ChildProcessError:
             break
     os.chdir("/tmp")
+    if folders:
+        _restore_folders(folders)  # /tmp made read-only, say: writable again before it is emptied
     _empty("/tmp", {entry[0] for entry in layout or ()})
+    if folders:
+        _restore_folders(folders)  # emptying it changed its times
     for table, call in IPC_TABLES:
         try:
             with open(f"/proc/sysvipc/{table}") as handle:

@@ -4,8 +4,9 @@ A student checks again and again on the day's seed: grading the reference to rec
 (:mod:`autograder.script`) costs as much as grading a student the slow way, so ``check`` keeps
 what it recorded, named by the hash of everything it depends on (the graders, the reference and
 the kit's code through :func:`~autograder.fingerprint.grader_keys`, the seed and the settings that
-change scores, and the versions of Python, numpy and Hypothesis), and every check run adds the
-verdicts it learns. Anything wrong with a file means recording again.
+change scores, and the versions of Python, numpy and Hypothesis), with the reference's verdicts
+(what students' runs learn is kept only for their own run). Anything wrong with a file means
+recording again.
 
 A file planted here could pass a check (verdicts.py), so only code that cannot write it may be
 graded from it: ``check`` reads it (the checking user's own cache, and the report is the student's

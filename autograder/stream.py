@@ -9,8 +9,13 @@ always). Nothing about a call's verdict is left to the worker:
   look at the clock after the reply before it arrived (exactly as a lone call is charged from its
   first poll: a fast call costs no read of /proc at all). A call that goes past ``cpu_limit`` is
   stopped there, whatever the calls before it used. The wall clock bounds each call as a backstop
-  (``wall`` from the reply before it), and the budgets bound the whole batch;
-- *size*: each reply frame is bounded by ``reply_bytes``, and all of a batch's together too;
+  (``wall`` from the reply before it), and the budgets bound the whole batch. Nothing is charged
+  here: each call's wall time comes back (:attr:`Batch.seconds`), for the caller to charge as the
+  check takes each reply, so that calls a check never asks for (it stopped at an earlier one)
+  cost the student nothing;
+- *size*: each reply frame is bounded by ``reply_bytes``, as a lone call's is, and all of a
+  batch's together by ``BATCH_REPLIES`` times that: a batch that would hold more stops ("full")
+  at the reply that does not fit, with no one at fault, and its caller asks the rest one by one;
 - *content*: the reply bodies come back raw, to be sanitized by whoever reads one (a check), or
   only hashed (a verdict already known for exactly these bytes, :mod:`autograder.verdicts`).
 
@@ -32,6 +37,7 @@ from .budget import Budget
 from .proctree import cpu_seconds
 from .quiet import QuietLock
 
+BATCH_REPLIES = 4  # a batch holds at most this many lone calls' worth of replies at once
 POLL_SECONDS = 0.1  # as channel.POLL_SECONDS: how often a long call's CPU time is looked at
 _LENGTH = struct.Struct(">I")
 
@@ -40,7 +46,8 @@ _LENGTH = struct.Struct(">I")
 class Stopped:
     """Why the batch ended at call ``index`` (0-based) before its reply: ``how`` is "cpu" (it used
     more than its CPU time), "wall" (the backstop), "budget" (the budgets ran out first), "closed"
-    (the worker's end of the pipe went: it died) or "garbled" (a frame that cannot be a reply)."""
+    (the worker's end of the pipe went: it died), "garbled" (a frame that cannot be a reply) or
+    "full" (no fault: the batch holds all the replies it may, and the call's reply is left unread)."""
 
     index: int
     how: str
@@ -50,15 +57,17 @@ class Stopped:
 
 @dataclass(frozen=True)
 class Batch:
-    """The raw reply bodies of the calls answered, in order, and why it stopped early, if it did."""
+    """The raw reply bodies of the calls answered, in order, why it stopped early, if it did, and
+    the wall seconds each call kept the grader waiting (one more than the bodies: the stopped one)."""
 
     bodies: tuple[bytes, ...]
     stopped: Stopped | None = None
+    seconds: tuple[float, ...] = ()
 
 
 def run(process, frames: list[bytes], cpu_limit: float, wall: float, budgets: tuple[Budget, ...],
-        quiet: QuietLock, reply_bytes: int, charge: bool = True,
-        holds: dict[int, Callable[[], None]] | None = None) -> Batch:
+        quiet: QuietLock, reply_bytes: int, holds: dict[int, Callable[[], None]] | None = None,
+        keep: bool = True) -> Batch:
     """Send every frame and read one reply body per frame (see the module's docstring).
 
     ``holds`` maps a call's index to what must happen as soon as its reply is in and before the
@@ -66,8 +75,8 @@ def run(process, frames: list[bytes], cpu_limit: float, wall: float, budgets: tu
     no frame after a held call's is sent until then. A held call's own frame waits for the
     hold before it (``holds[-1]``, if any, comes before the first frame is sent).
 
-    ``charge=False`` keeps the time off the budgets (a replay the grader chose to make, never the
-    student's doing), bounded by the same per-call limits.
+    ``keep=False`` reads every reply and keeps none (a replay, which needs only that they came).
+
     """
     stdin, stdout = process.stdin.fileno(), process.stdout.fileno()
     holds = holds or {}
@@ -83,73 +92,69 @@ def run(process, frames: list[bytes], cpu_limit: float, wall: float, budgets: tu
     total = 0
     with quiet.hold(alone=False, wait_seconds=wall):
         start = time.monotonic()
-        left = min((b.remaining() for b in budgets), default=float("inf")) if charge else float("inf")
+        left = min((b.remaining() for b in budgets), default=float("inf"))
         budget_deadline = start + left
         call_start, baseline = start, None
-        try:
-            while len(bodies) < len(frames):
-                stopped = Stopped(len(bodies), "", wall)
-                now = time.monotonic()
-                if now >= budget_deadline:
-                    return Batch(tuple(bodies), _as(stopped, "budget"))
-                if now - call_start >= wall:
-                    return Batch(tuple(bodies), _as(stopped, "wall"))
-                poller = select.poll()  # not select(): a descriptor number above 1023 must work too
-                poller.register(stdout, select.POLLIN)
-                allowed = ends[gate] if gate is not None else len(data)
-                pending = sent < allowed
-                if pending:
-                    poller.register(stdin, select.POLLOUT)
-                timeout = min(POLL_SECONDS, budget_deadline - now, call_start + wall - now)
-                events = dict(poller.poll(max(1, int(timeout * 1000))))
-                if not events:
-                    used = cpu_seconds(process)
-                    if used is None:
-                        continue  # gone: the read says so at the next turn
-                    if baseline is None:
-                        baseline = used
-                    elif used - baseline > cpu_limit:
-                        return Batch(tuple(bodies), _as(stopped, "cpu"))
-                    continue
-                if pending and stdin in events:
-                    try:
-                        sent += os.write(stdin, data[sent:min(allowed, sent + (1 << 16))])
-                    except BlockingIOError:
-                        pass
-                    except OSError:
-                        return Batch(tuple(bodies), _as(stopped, "closed"))
-                if stdout not in events:
-                    continue
+        seconds: list[float] = []
+
+        def ended(how: str, detail: str = "") -> Batch:
+            return Batch(tuple(bodies), Stopped(len(bodies), how, wall, detail),
+                         (*seconds, time.monotonic() - call_start))
+        while len(bodies) < len(frames):
+            now = time.monotonic()
+            if now >= budget_deadline:
+                return ended("budget")
+            if now - call_start >= wall:
+                return ended("wall")
+            poller = select.poll()  # not select(): a descriptor number above 1023 must work too
+            poller.register(stdout, select.POLLIN)
+            allowed = ends[gate] if gate is not None else len(data)
+            pending = sent < allowed
+            if pending:
+                poller.register(stdin, select.POLLOUT)
+            timeout = min(POLL_SECONDS, budget_deadline - now, call_start + wall - now)
+            events = dict(poller.poll(max(1, int(timeout * 1000))))
+            if not events:
+                used = cpu_seconds(process)
+                if used is None:
+                    continue  # gone: the read says so at the next turn
+                if baseline is None:
+                    baseline = used
+                elif used - baseline > cpu_limit:
+                    return ended("cpu")
+                continue
+            if pending and stdin in events:
                 try:
-                    chunk = os.read(stdout, 1 << 20)
+                    sent += os.write(stdin, data[sent:min(allowed, sent + (1 << 16))])
                 except BlockingIOError:
-                    continue
+                    pass
                 except OSError:
-                    chunk = b""
-                if not chunk:
-                    return Batch(tuple(bodies), _as(stopped, "closed"))
-                buffer += chunk
-                while len(buffer) >= codec.HEADER_SIZE and len(bodies) < len(frames):
-                    (length,) = _LENGTH.unpack_from(buffer)
-                    total += codec.HEADER_SIZE + length
-                    if total > reply_bytes:
-                        return Batch(tuple(bodies), Stopped(len(bodies), "garbled", wall,
-                                                            f"replies of more than {reply_bytes} bytes"))
-                    if len(buffer) < codec.HEADER_SIZE + length:
-                        total -= codec.HEADER_SIZE + length
-                        break
-                    bodies.append(bytes(buffer[codec.HEADER_SIZE:codec.HEADER_SIZE + length]))
-                    del buffer[:codec.HEADER_SIZE + length]
-                    if gate is not None and len(bodies) - 1 == gate:
-                        holds[gate]()
-                        gate = next(gates, None)
-                    call_start, baseline = time.monotonic(), None
-            return Batch(tuple(bodies))
-        finally:
-            if charge:
-                for budget in budgets:
-                    budget.charge(time.monotonic() - start)
-
-
-def _as(stopped: Stopped, how: str) -> Stopped:
-    return Stopped(stopped.index, how, stopped.wall)
+                    return ended("closed")
+            if stdout not in events:
+                continue
+            try:
+                chunk = os.read(stdout, 1 << 20)
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                return ended("closed")
+            buffer += chunk
+            while len(buffer) >= codec.HEADER_SIZE and len(bodies) < len(frames):
+                (length,) = _LENGTH.unpack_from(buffer)
+                if codec.HEADER_SIZE + length > reply_bytes:  # as a lone call's reply is bounded
+                    return ended("garbled", f"replies of more than {reply_bytes} bytes")
+                if keep and total + codec.HEADER_SIZE + length > reply_bytes * BATCH_REPLIES:
+                    return ended("full")
+                if len(buffer) < codec.HEADER_SIZE + length:
+                    break
+                total += codec.HEADER_SIZE + length if keep else 0
+                bodies.append(bytes(buffer[codec.HEADER_SIZE:codec.HEADER_SIZE + length]) if keep else b"")
+                del buffer[:codec.HEADER_SIZE + length]
+                if gate is not None and len(bodies) - 1 == gate:
+                    holds[gate]()
+                    gate = next(gates, None)
+                seconds.append(time.monotonic() - call_start)
+                call_start, baseline = time.monotonic(), None
+        return Batch(tuple(bodies), None, tuple(seconds))

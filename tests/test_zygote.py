@@ -317,3 +317,44 @@ def test_a_python_under_tmp_still_gets_forked_workers_and_what_is_planted_beside
     assert completed.returncode == 0, completed.stderr[-2000:]
     found = json.loads(completed.stdout.strip().splitlines()[-1])
     assert found["same"] and found["fresh"] == 0 and found["forked"] >= len(COURSE)
+
+
+# Sets what a child may set on /tmp itself, which emptying /tmp leaves: an extended attribute
+# (a classmate's answers, say), the folder's mode and its times.
+MARKS_TMP = '''
+import os as _os
+try:
+    _os.setxattr("/tmp", "user.answers", b"42")
+except OSError:
+    pass
+_os.utime("/tmp", (12345, 12345))
+_os.chmod("/tmp", 0o555)
+'''
+# Fails the import if any of it is still there.
+LOOKS_AT_TMP = '''
+import os as _os
+_marks = [name for name in _os.listxattr("/tmp") if name.startswith("user.")]
+if _marks or int(_os.stat("/tmp").st_mtime) == 12345 or not _os.access("/tmp", _os.W_OK):
+    raise RuntimeError("the last student's marks on /tmp reached this worker")
+'''
+
+
+@pytest.mark.skipif("bubblewrap" not in ZYGOTE_MODES, reason="a zygote under bubblewrap is not possible here")
+def test_what_a_student_sets_on_tmp_itself_is_gone_before_the_next_student_is_forked(honest, tmp_path, monkeypatch):
+    started: list[int] = []
+    original = zygote.Zygote._start
+
+    def counting(self):
+        started.append(id(self))
+        return original(self)
+    monkeypatch.setattr(zygote.Zygote, "_start", counting)
+    students = []
+    for name, before, after in (("marker", "", MARKS_TMP), ("looker", LOOKS_AT_TMP, "")):
+        folder = tmp_path / name
+        folder.mkdir()
+        for source in SOLUTIONS.glob("*.py"):
+            (folder / source.name).write_text(before + source.read_text() + after)
+        students.append((name, folder))
+    results = runner.grade_shard(students, settings(isolation="bubblewrap"))
+    assert [scores(r) for r in results] == [honest["bubblewrap"]] * 2
+    assert len(started) == 1  # swept and put back, not a fresh sandbox: the same zygote forked both
