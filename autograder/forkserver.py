@@ -40,7 +40,12 @@ IPC_TABLES = (("sem", "semctl"), ("msg", "msgctl"), ("shm", "shmctl"))
 MSG_INFO, SEM_INFO, SHM_INFO = 12, 19, 14
 RLIMITS = 16  # RLIM_NLIMITS on Linux
 IOPRIO_GET = {"x86_64": 252, "aarch64": 31}.get(platform.machine())
-INHERITED_FILES = ("/proc/self/oom_score_adj", "/proc/self/comm", "/proc/self/timerslack_ns")
+SCHED_GETATTR = {"x86_64": 315, "aarch64": 275}.get(platform.machine())
+# Writable by a child of our uid (we are not dumpable, so our /proc files are owned by that uid),
+# inherited by every fork: a child could pass bits on through them (coredump_filter), or slow its
+# successors (the session's autogroup nice).
+INHERITED_FILES = ("/proc/self/oom_score_adj", "/proc/self/comm", "/proc/self/timerslack_ns",
+                   "/proc/self/coredump_filter", "/proc/self/autogroup")
 
 
 def serve(control_fd: int, sweep: bool, inherited: tuple) -> tuple | None:
@@ -179,7 +184,7 @@ def _inherited_state(libc) -> tuple:
             limits.append(None)
     scheduling = (os.getpriority(os.PRIO_PROCESS, 0), tuple(sorted(os.sched_getaffinity(0))),
                   os.sched_getscheduler(0), os.sched_getparam(0).sched_priority,
-                  libc.syscall(IOPRIO_GET, 1, 0) if IOPRIO_GET else None)
+                  libc.syscall(IOPRIO_GET, 1, 0) if IOPRIO_GET else None, _sched_attributes(libc))
     files = []
     for path in INHERITED_FILES:
         try:
@@ -188,6 +193,14 @@ def _inherited_state(libc) -> tuple:
         except OSError:
             files.append(None)
     return tuple(limits), scheduling, tuple(files)
+
+
+def _sched_attributes(libc) -> bytes | None:
+    """sched_getattr's whole answer (the slice a child may set with sched_setattr among it)."""
+    if SCHED_GETATTR is None:
+        return None
+    buffer = ctypes.create_string_buffer(56)  # struct sched_attr as of Linux 5.3
+    return buffer.raw if libc.syscall(SCHED_GETATTR, 0, buffer, 56, 0) == 0 else None
 
 
 def _ipc_objects(libc) -> int:

@@ -1,14 +1,14 @@
 """What a grading session holds: for the run, and for the submission graded now.
 
 For the run (one pytest session, one or many submissions, :mod:`autograder.shard`): the lock the
-pool's processes share, the warm sandbox whose zygote forks every worker (each exercise of each
-student gets a fresh fork, and the zygote proves itself untouched before each: zygote.py), the
-class's scripts and the verdicts known (:mod:`autograder.script`, :mod:`autograder.verdicts`),
-and, while the reference is graded to make them, the recorder. For the submission graded now:
-its folder, the time budget its exercises share, and the modules already started for it (an
-exercise whose checks were sent before its turn in pytest, :mod:`autograder.fastpath`). A
-submission's state ends before the next one's begins, so nothing of one student's run is handed
-to the next.
+pool's processes share, the class's scripts and the verdicts known (:mod:`autograder.script`,
+:mod:`autograder.verdicts`), while the reference is graded to make them the recorder, and the
+next submission's warm sandbox, started ahead. For the submission graded now: its folder, the
+time budget its exercises share, its own warm sandbox, whose zygote forks each of its workers
+(zygote.py), and the modules already started for it (an exercise whose checks were sent before
+its turn in pytest, :mod:`autograder.fastpath`). A submission's state ends, its sandbox
+included, before the next one's begins: no two students ever share a sandbox, so nothing of one
+student's run (not even a counter of the kernel's) is handed to the next.
 """
 
 from __future__ import annotations
@@ -34,13 +34,14 @@ class Run:
     scripts: Scripts | None = None
     verdicts: Verdicts | None = None
     recorder: Recorder | None = None
-    zygote: Zygote | None = None  # the warm sandbox that forks every worker of the run (zygote.py)
+    spare: Zygote | None = None  # the next submission's warm sandbox, started ahead (zygote.py)
 
 
 @dataclass
 class Submission:
     folder: Path
     budget: Budget
+    zygote: Zygote | None = None  # this submission's own warm sandbox, forking each of its workers
     started: dict[str, RecordingModule] = field(default_factory=dict)  # exercise -> its module, begun
 
 
@@ -73,18 +74,22 @@ def _class_scripts(config: pytest.Config) -> tuple[Scripts | None, Verdicts | No
         return None, None  # graded call by call, as without scripts: slower, the same verdicts
 
 
-def save_recording(config: pytest.Config) -> None:
+def save_recording(config: pytest.Config, checks: dict[str, list[str]]) -> None:
+    """Write what was recorded, with every check collected (``checks``: exercise -> node ids, in
+    order): a check answered from the file must know every check, not only those that passed."""
     run = config.stash.get(RUN, None)
     path = config.getoption("--record-scripts")
     if run is None or run.recorder is None or not path:
         return
-    data = {"scripts": run.recorder.scripts.to_json(), "verdicts": run.verdicts.to_json()}
+    data = {"scripts": run.recorder.scripts.to_json(), "verdicts": run.verdicts.to_json(), "checks": checks}
     Path(path).write_text(json.dumps(data, allow_nan=True), encoding="utf-8")
 
 
-def begin(config: pytest.Config, folder: Path) -> None:
+def begin(config: pytest.Config, folder: Path, following: bool = False) -> None:
+    """Grade ``folder`` now; ``following``: another submission comes after it in this session,
+    whose sandbox starts now, while this one is graded."""
     end(config)
-    config.stash[NOW] = _submission(config, folder)
+    config.stash[NOW] = _submission(config, folder, following)
 
 
 def now(config: pytest.Config) -> Submission:
@@ -94,8 +99,12 @@ def now(config: pytest.Config) -> Submission:
     return config.stash[NOW]
 
 
-def _submission(config: pytest.Config, folder: Path) -> Submission:
-    return Submission(folder, Budget(limits(config).submission_seconds, "your whole submission"))
+def _submission(config: pytest.Config, folder: Path, following: bool = False) -> Submission:
+    run = run_of(config)
+    warm, run.spare = run.spare or started_zygote(config), None
+    if following and warm is not None:
+        run.spare = started_zygote(config)
+    return Submission(folder, Budget(limits(config).submission_seconds, "your whole submission"), warm)
 
 
 def end(config: pytest.Config) -> None:
@@ -106,15 +115,17 @@ def end(config: pytest.Config) -> None:
     del config.stash[NOW]
     for module in submission.started.values():
         module.close()
+    if submission.zygote is not None:
+        submission.zygote.close()
 
 
 def end_run(config: pytest.Config) -> None:
     end(config)
     run = config.stash.get(RUN, None)
     if run is not None:
-        if run.zygote is not None:
-            run.zygote.close()
-            run.zygote = None
+        if run.spare is not None:  # no submission came to take it (a session that stopped early)
+            run.spare.close()
+            run.spare = None
         run.quiet.close()
 
 
@@ -136,4 +147,4 @@ def student_module(config: pytest.Config, exercise: str) -> RecordingModule:
         return begun
     return RecordingModule(submission.folder / f"{exercise}.py", exercise, config.getoption("--isolation"),
                            limits(config), config.getoption("--bwrap"), submission_budget=submission.budget,
-                           quiet=run.quiet, zygote=run.zygote, scripts=run.scripts, recorder=run.recorder)
+                           quiet=run.quiet, zygote=submission.zygote, scripts=run.scripts, recorder=run.recorder)

@@ -66,23 +66,27 @@ def _reference_dir(config: pytest.Config) -> Path | None:
     return Path(value) if value and Path(value).is_dir() else None
 
 
-def begin_submission(config: pytest.Config, folder: Path) -> None:
-    """Start grading ``folder`` in this session: nothing recorded for the previous submission remains."""
+def begin_submission(config: pytest.Config, folder: Path, following: bool = False) -> None:
+    """Start grading ``folder`` in this session: nothing recorded for the previous submission remains
+    (``following``: another comes after it, whose sandbox starts now)."""
     for key in (PLOTS, DIAGNOSES, FAILED):
         if key in config.stash:
             del config.stash[key]
-    grading.begin(config, folder)
+    grading.begin(config, folder, following)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     if not session.config.option.collectonly:
-        # The run's warm sandbox starts while pytest collects (numpy's import is its slow part).
-        grading.run_of(session.config).zygote = grading.started_zygote(session.config)
+        # The first submission's warm sandbox starts while pytest collects (numpy's import is its slow part).
+        grading.run_of(session.config).spare = grading.started_zygote(session.config)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     grading.end(session.config)
-    grading.save_recording(session.config)
+    checks: dict[str, list[str]] = {}
+    for item in session.items:
+        checks.setdefault(exercise_of(item.module), []).append(item.nodeid)
+    grading.save_recording(session.config, checks)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -178,7 +182,7 @@ def _current_check(request: pytest.FixtureRequest):
         digest = run.recorder.digest(module.exercise, item.nodeid) if passed else None
         if digest is None:
             run.recorder.scripts.drop(module.exercise, item.nodeid)
-    if passed and digest is not None and run.verdicts is not None:
+    if passed and digest is not None and run.verdicts is not None and not getattr(item, "_kit_unscripted", False):
         run.verdicts.learn(item.nodeid, digest, getattr(item, "_kit_output", None))
 
 
@@ -315,6 +319,7 @@ def pytest_json_runtest_metadata(item: pytest.Item, call: pytest.CallInfo) -> di
         if _exercise_wide(call.excinfo, module):
             meta["exercise_wide"] = True
     if call.when == "call" or (call.excinfo is not None and call.when == "setup"):
+        item._kit_unscripted = isinstance(module, StudentModule) and module.printed_unscripted
         output = module.drain_output() if isinstance(module, StudentModule) else None
         item._kit_output = output
         if output and not hidden:

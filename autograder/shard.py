@@ -50,7 +50,7 @@ class ShardLoop:
         for index, folder in enumerate(self.folders):
             wanted = self.exercises(folder)
             items = [item for item in session.items if wanted is None or exercise_of(item.module) in wanted]
-            begin_submission(session.config, folder)
+            begin_submission(session.config, folder, following=index + 1 < len(self.folders))
             self.report.take()  # nothing of an earlier submission's run is carried into this one's report
             groups = _by_exercise(items)
             for number, (exercise, group) in enumerate(groups):

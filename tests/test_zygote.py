@@ -1,9 +1,9 @@
-"""Workers forked from a session's zygote: as fresh as a new interpreter, with the same results.
+"""Workers forked from a submission's zygote: as fresh as a new interpreter, with the same results.
 
-Every exercise of every submission a session grades runs in a worker forked from one warm
-sandbox (zygote.py, forkserver.py). These tests plant state in one worker and look for it in the
-next (of the same student and of the next student), stop and kill the zygote from inside, and
-compare whole classes graded with forked and with fresh workers.
+Every exercise of a submission runs in a worker forked from the submission's own warm sandbox
+(zygote.py, forkserver.py), and no two students share one. These tests plant state in one worker
+and look for it in the next (of the same student and of the next student), stop and kill the
+zygote from inside, and compare whole classes graded with forked and with fresh workers.
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def test_state_planted_by_one_student_is_invisible_to_the_next_in_the_same_proce
 
 
 @pytest.mark.parametrize("mode", ZYGOTE_MODES)
-def test_a_session_forks_every_student_from_one_sandbox_started_ahead_and_leaves_none(mode, honest, monkeypatch):
+def test_each_student_takes_a_sandbox_started_ahead_of_them_and_none_is_shared_or_left(mode, honest, monkeypatch):
     events = []
     originals = {name: getattr(zygote.Zygote, name) for name in ("start", "fork", "close")}
 
@@ -180,14 +180,17 @@ def test_a_session_forks_every_student_from_one_sandbox_started_ahead_and_leaves
     assert [scores(r) for r in results] == [honest[mode]] * 3
     begins = [i for i, (what, _) in enumerate(events) if what == "begin"]
     assert len(begins) == 3
-    forked_by = {z for what, z in events[begins[0]:] if what == "fork"}
-    assert len(forked_by) == 1, "one warm sandbox for the whole session"
-    (warm,) = forked_by
-    assert events.index(("start", warm)) < begins[0], "started before the first check, not when it asked"
-    assert all(sum(what == "fork" for what, _ in events[first:end]) >= len(COURSE)
-               for first, end in zip(begins, [*begins[1:], len(events)])), "a fresh fork per exercise of each student"
+    used = []
+    for first, end in zip(begins, [*begins[1:], len(events)]):
+        forked_by = {z for what, z in events[first:end] if what == "fork"}
+        assert len(forked_by) == 1, "one sandbox per student"
+        (warm,) = forked_by
+        started_at = next(i for i, event in enumerate(events) if event == ("start", warm))
+        assert started_at < first, "started before the student's first check, not when it asked"
+        used.append(warm)
+    assert len(set(used)) == 3
     started = {z for what, z in events if what == "start"}
-    assert started == {warm}, "no sandbox started that no student took"
+    assert started == set(used), "no sandbox started that no student took"
     assert started <= {z for what, z in events if what == "close"}
 
 
@@ -319,42 +322,36 @@ def test_a_python_under_tmp_still_gets_forked_workers_and_what_is_planted_beside
     assert found["same"] and found["fresh"] == 0 and found["forked"] >= len(COURSE)
 
 
-# Sets what a child may set on /tmp itself, which emptying /tmp leaves: an extended attribute
-# (a classmate's answers, say), the folder's mode and its times.
-MARKS_TMP = '''
+# Looks first, then sets what a child may set on /tmp itself, which emptying /tmp leaves: an
+# extended attribute, the folder's mode and its times; and what it may write to the zygote's
+# /proc files (a coredump filter every fork inherits, the session's autogroup nice).
+MARKS_AND_LOOKS = '''
 import os as _os
+_marks = [name for name in _os.listxattr("/tmp") if name.startswith("user.")]
+if _marks or int(_os.stat("/tmp").st_mtime) == 12345 or not _os.access("/tmp", _os.W_OK):
+    raise RuntimeError("an earlier worker's marks on /tmp reached this worker")
+if open("/proc/self/coredump_filter").read().strip().endswith("1ff") or " nice 19" in open("/proc/self/autogroup").read():
+    raise RuntimeError("an earlier worker's settings of the zygote reached this worker")
 try:
     _os.setxattr("/tmp", "user.answers", b"42")
 except OSError:
     pass
 _os.utime("/tmp", (12345, 12345))
 _os.chmod("/tmp", 0o555)
-'''
-# Fails the import if any of it is still there.
-LOOKS_AT_TMP = '''
-import os as _os
-_marks = [name for name in _os.listxattr("/tmp") if name.startswith("user.")]
-if _marks or int(_os.stat("/tmp").st_mtime) == 12345 or not _os.access("/tmp", _os.W_OK):
-    raise RuntimeError("the last student's marks on /tmp reached this worker")
+for _path, _value in (("/proc/%d/coredump_filter" % _os.getppid(), "0x1ff"), ("/proc/self/autogroup", "19")):
+    try:
+        with open(_path, "w") as _handle:
+            _handle.write(_value)
+    except OSError:
+        pass
 '''
 
 
 @pytest.mark.skipif("bubblewrap" not in ZYGOTE_MODES, reason="a zygote under bubblewrap is not possible here")
-def test_what_a_student_sets_on_tmp_itself_is_gone_before_the_next_student_is_forked(honest, tmp_path, monkeypatch):
-    started: list[int] = []
-    original = zygote.Zygote._start
-
-    def counting(self):
-        started.append(id(self))
-        return original(self)
-    monkeypatch.setattr(zygote.Zygote, "_start", counting)
-    students = []
-    for name, before, after in (("marker", "", MARKS_TMP), ("looker", LOOKS_AT_TMP, "")):
-        folder = tmp_path / name
-        folder.mkdir()
-        for source in SOLUTIONS.glob("*.py"):
-            (folder / source.name).write_text(before + source.read_text() + after)
-        students.append((name, folder))
-    results = runner.grade_shard(students, settings(isolation="bubblewrap"))
-    assert [scores(r) for r in results] == [honest["bubblewrap"]] * 2
-    assert len(started) == 1  # swept and put back, not a fresh sandbox: the same zygote forked both
+def test_what_a_worker_sets_on_tmp_or_the_zygote_never_reaches_the_next_worker(honest, tmp_path):
+    folder = tmp_path / "marker"
+    folder.mkdir()
+    for source in SOLUTIONS.glob("*.py"):
+        (folder / source.name).write_text(MARKS_AND_LOOKS + source.read_text())
+    result = runner.grade_one("marker", folder, settings(isolation="bubblewrap"))
+    assert scores(result) == honest["bubblewrap"]
