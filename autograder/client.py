@@ -77,6 +77,7 @@ class StudentModule(Conversation, Scripted):
     _timeouts: int = 0
     _next_id: int = 0
     _output: list = field(default_factory=list)
+    printed_unscripted: bool = False  # what is waiting in _output holds text no script's digest covers
     _budgets: tuple = ()
     _arena: arena.SharedArena | None = None
     _feed: Feed | None = None
@@ -178,7 +179,7 @@ class StudentModule(Conversation, Scripted):
 
     def drain_output(self) -> dict | None:
         """What the student's code printed since the last drain: head, tail, and how much was cut."""
-        outputs, self._output = self._output, []
+        outputs, self._output, self.printed_unscripted = self._output, [], False
         return assemble_output(outputs)
 
     def close(self) -> None:

@@ -29,7 +29,7 @@ class Conversation:
             problem, timeouts = self._failure(failure, what, cpu_limit, retried)
             self._timeouts += timeouts
             raise problem from None
-        self._keep_output(reply)
+        self._keep_output(reply, scripted=False)
         return reply
 
     def _stream(self, frames: list[bytes], holds: dict | None = None, keep: bool = True) -> stream.Batch:
@@ -60,9 +60,12 @@ class Conversation:
             raise connection.Garbled("an answer out of turn")
         return reply
 
-    def _keep_output(self, reply: dict) -> None:
+    def _keep_output(self, reply: dict, scripted: bool = True) -> None:
         output = reply.get("output")
         if output and output["total"]:
+            # Printed outside any script's replies (at import, say): no digest covers it, so a
+            # check that shows it is never learned, nor answered from what another student printed.
+            self.printed_unscripted = self.printed_unscripted or not scripted
             head, tail, total = output["head"], output["tail"], output["total"]
             self._output.append({"head": head, "tail": tail, "total": total,
                                  "cut": max(total - len(head) - len(tail), 0)})

@@ -29,49 +29,56 @@ SAMPLERS = (
 )
 
 
-def recording_generator(seed: int) -> np.random.Generator:
-    log: list[dict] = []
-    active = [0]  # recorded calls in progress: numpy's samplers call each other, and only the outer one counts
+class RecordingGenerator(np.random.Generator):
+    """A real Generator that writes down every draw, so the grader can replay it.
 
-    class RecordingGenerator(np.random.Generator):
-        """A real Generator that writes down every draw, so the grader can replay it."""
-
-    def make_recorder(name):
-        original = getattr(np.random.Generator, name)
-
-        def recorder(self, *args, **kwargs):
-            active[0] += 1
-            try:
-                out = original(self, *args, **kwargs)
-            finally:
-                active[0] -= 1
-            if active[0]:
-                return out
-            if len(log) < MAX_LOGGED_DRAWS:
-                log.append({"method": name, "args": codec.encode(list(args)), "kwargs": codec.encode(dict(kwargs)),
-                            "shape": list(np.shape(out)), "dtype": np.asarray(out).dtype.str})
-            elif log[-1]["method"] != "__overflow__":
-                log.append({"method": "__overflow__"})
-            return out
-
-        recorder.__name__ = name
-        recorder.__doc__ = original.__doc__
-        return recorder
-
-    for name in SAMPLERS:
-        if hasattr(np.random.Generator, name):
-            setattr(RecordingGenerator, name, make_recorder(name))
+    Made once per process (a class per call cost a quarter of a millisecond); each generator
+    keeps its own log and its own count of the recorded calls in progress (numpy's samplers call
+    each other, and only the outer one counts)."""
 
     def spawn(self, n_children):
         # Children draw from other streams: log the spawn itself and hand out plain generators,
         # so their draws are never mistaken for draws on the recorded one.
-        log.append({"method": "spawn", "args": codec.encode([n_children]), "kwargs": codec.encode({}),
-                    "shape": [], "dtype": ""})
+        self._kit_log.append({"method": "spawn", "args": codec.encode([n_children]), "kwargs": codec.encode({}),
+                              "shape": [], "dtype": ""})
         return [np.random.Generator(child) for child in self.bit_generator.spawn(n_children)]
 
-    RecordingGenerator.spawn = spawn
+
+def _recorder(name: str):
+    original = getattr(np.random.Generator, name)
+
+    def recorder(self, *args, **kwargs):
+        active = self._kit_active
+        active[0] += 1
+        try:
+            out = original(self, *args, **kwargs)
+        finally:
+            active[0] -= 1
+        if active[0]:
+            return out
+        log = self._kit_log
+        if len(log) < MAX_LOGGED_DRAWS:
+            log.append({"method": name, "args": codec.encode(list(args)), "kwargs": codec.encode(dict(kwargs)),
+                        "shape": list(np.shape(out)), "dtype": np.asarray(out).dtype.str})
+        elif log[-1]["method"] != "__overflow__":
+            log.append({"method": "__overflow__"})
+        return out
+
+    recorder.__name__ = name
+    recorder.__doc__ = original.__doc__
+    return recorder
+
+
+for _name in SAMPLERS:
+    if hasattr(np.random.Generator, _name):
+        setattr(RecordingGenerator, _name, _recorder(_name))
+
+
+def recording_generator(seed: int) -> tuple[np.random.Generator, list]:
+    """A recording generator seeded with ``seed``, and the log it writes."""
     generator = RecordingGenerator(np.random.PCG64(seed))
-    return generator, log
+    generator._kit_log, generator._kit_active = [], [0]
+    return generator, generator._kit_log
 
 
 def decode_logs(raw: object, tally: codec.Tally | None = None) -> list:

@@ -29,24 +29,27 @@ from .verdicts import Verdicts
 from .zygote import Zygote
 
 
-def grade_known(student_id: str, folder: Path, settings: Settings) -> StudentResult | None:
-    """The student's result if every verdict of the exercises ``settings`` asks for is known; else None."""
+def grade_known(student_id: str, folder: Path, settings: Settings, warm: Zygote | None = None) -> StudentResult | None:
+    """The student's result if every verdict of the exercises ``settings`` asks for is known; else None.
+    ``warm``: a sandbox already started for these settings (warmstart.py), closed by the caller."""
     try:
         data = json.loads(path_for(settings).read_text(encoding="utf-8"))
         scripts, verdicts = Scripts.from_json(data["scripts"]), Verdicts.from_json(data["verdicts"])
+        wanted = settings.exercises or tuple(e.name for e in load_course(settings.graders_dir))
+        checks = {name: [str(n) for n in data["checks"][name]] for name in wanted}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    wanted = settings.exercises or tuple(e.name for e in load_course(settings.graders_dir))
-    checks = {name: [n for n, entry in verdicts.entries.items() if entry["metadata"].get("exercise") == name]
-              for name in wanted}
-    if not all(checks.values()):
+    # Every check the graders hold must have passed before: a check that never did is graded the full way.
+    if not all(checks.values()) or any(n not in verdicts.entries for nodeids in checks.values() for n in nodeids):
         return None
     limits = sandbox.Limits.for_call_timeout(settings.call_timeout, settings.memory_mb << 20)
     budget = Budget(limits.submission_seconds, "your whole submission")
-    warm = Zygote(settings.isolation, limits, settings.bwrap) \
-        if settings.workers == "zygote" and sandbox.zygote_possible(settings.isolation, settings.bwrap) else None
-    if warm is not None:
-        warm.start()
+    given = warm is not None and (warm.isolation, warm.bwrap_path, warm.limits) == (settings.isolation, settings.bwrap, limits)
+    if not given:
+        warm = Zygote(settings.isolation, limits, settings.bwrap) \
+            if settings.workers == "zygote" and sandbox.zygote_possible(settings.isolation, settings.bwrap) else None
+        if warm is not None:
+            warm.start()
     tests: list[dict] = []
     try:
         for exercise, nodeids in checks.items():
@@ -60,7 +63,7 @@ def grade_known(student_id: str, folder: Path, settings: Settings) -> StudentRes
                 return None
             tests += entries
     finally:
-        if warm is not None:
+        if warm is not None and not given:
             warm.close()
     return parse_run(student_id, folder, {"tests": tests, "collectors": []}, settings)
 
@@ -74,7 +77,7 @@ def _known(module: StudentModule, exercise: str, nodeids: list[str], verdicts: V
         module.begin_script(nodeid)
         feed = module.prime()
         known, output = verdicts.output(nodeid, feed.digest if feed is not None else None)
-        if not known:
+        if not known or module.printed_unscripted:  # printed at import: the full way shows it
             return None
         module.settle()
         outputs.append(output)

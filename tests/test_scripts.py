@@ -132,7 +132,8 @@ def init_std(kind, fan_in, fan_out):
 
 
 def test_code_that_reads_ahead_in_its_pipe_earns_no_more_than_call_by_call(tmp_path, scripted):
-    new, old = both_ways(submission(tmp_path / "reader", "init_std", READS_AHEAD), scripted, exercises=("init_std",))
+    new, old = both_ways(submission(tmp_path / "reader", "init_std", READS_AHEAD), scripted, exercises=("init_std",),
+                         call_timeout=0.5)
     exercise = {result["id"]: next(e for e in result["exercises"] if e["name"] == "init_std")
                 for result in ({**new, "id": "new"}, {**old, "id": "old"})}
     assert exercise["new"]["score"] <= exercise["old"]["score"]
@@ -208,3 +209,17 @@ def test_a_batch_that_fills_up_asks_the_rest_one_by_one_and_grades_as_call_by_ca
     assert len(full) > 3  # batches did fill up, after a few replies each
     exercise = next(e for e in new["exercises"] if e["name"] == "normalization")
     assert exercise["score"] == exercise["max_score"]
+
+
+def test_what_code_prints_at_import_is_shown_once_and_only_in_its_own_report(tmp_path, scripted):
+    """No script's digest covers what a file prints as it is imported: the check that shows it
+    runs in pytest, and nothing of it is learned for a classmate whose answers are the same."""
+    printer = submission(tmp_path / "printer", "residual", 'print("IMPORT-TIME OUTPUT")\n')
+    quiet = submission(tmp_path / "quiet", "residual", "")
+    only = replace(scripted, exercises=("residual",))
+    results = runner.grade_shard([("printer", printer), ("quiet", quiet)], only)
+    shown = {r.id: [t.output.head for e in r.exercises for t in e.tests if t.output is not None] for r in results}
+    assert [text for text in shown["printer"] if "IMPORT-TIME OUTPUT" in text] == [shown["printer"][0]]
+    assert shown["quiet"] == []
+    alone = runner.grade_one("printer", printer, replace(only, scripts="", use_scripts=False))
+    assert reproducible(to_dict(results[0])) == reproducible(to_dict(alone))
