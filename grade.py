@@ -16,9 +16,11 @@ except FileNotFoundError:  # removed under the shell (a deleted checkout or buil
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 try:
-    from autograder.startup import fit_process  # noqa: E402  (the standard library only)
+    from autograder.startup import fit_process, missing_dependency  # noqa: E402  (the standard library only)
 
     fit_process()
+    if missing_dependency():  # most are imported only when needed: asked now, before anything runs
+        raise ModuleNotFoundError(name=missing_dependency())
     from autograder.cli import main  # noqa: E402
 except ModuleNotFoundError as missing:  # run with a Python that lacks the kit's dependencies
     sys.stderr.write(f"error: this Python ({sys.executable}) lacks {missing.name!r}, which the kit needs; "

@@ -13,20 +13,17 @@ import difflib
 import os
 import shutil
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 
 from . import __version__, cli, preflight, quickcheck, sandbox, scriptcache
 from .arguments import DEFAULT_FOLDER, Exit
 from .errors import GradeError
-from .intake import Submission, annotate, find_near_misses
 from .model import BatchResult, load_course
-from .output import check_writable_file, within_boundary, write_atomic
-from .render.tables import render_json
-from .render.terminal import render_terminal
-from .student_view import student_view
-from .summary import append_text, passes
-from .view import report_view
+from .files import check_writable_file, within_boundary, write_atomic
+from .warmstart import chosen_isolation
+from .zygote import Zygote
 
 
 def _one_exercise(folder: Path, name: str | None) -> tuple[Path, tuple[str, ...]]:
@@ -44,7 +41,8 @@ def _one_exercise(folder: Path, name: str | None) -> tuple[Path, tuple[str, ...]
     return folder, (stem,)
 
 
-def run_check(args: argparse.Namespace) -> int:
+def run_check(args: argparse.Namespace, warm: Zygote | None = None) -> int:
+    """``warm``: a sandbox started for the quick way (warmstart.py), or None."""
     given = Path(args.folder)
     if args.folder == DEFAULT_FOLDER and not given.is_dir() and (cli.ROOT / DEFAULT_FOLDER).is_dir():
         given = cli.ROOT / DEFAULT_FOLDER  # `python path/to/grade.py` from another folder
@@ -56,13 +54,28 @@ def run_check(args: argparse.Namespace) -> int:
             check_writable_file(target)
     preflight.prove_readable([folder])
     student_id = folder.resolve().name or "you"
-    settings, student = _known(args, student_id, folder, only)
+    settings, student = _known(args, student_id, folder, only, warm)
     if student is None:
-        from .runner import grade_one, record_scripts  # pytest and the graders: only now
-        settings = replace(cli._settings(args, batch=False), exercises=only)
-        if settings.use_scripts:
-            settings = replace(settings, scripts=scriptcache.scripts_for(settings, record_scripts))
-        student = grade_one(student_id, folder, settings)
+        if warm is not None:
+            warm.close()  # the full way starts its own, proved first
+        from .runner import grade_one, grade_recording, record_scripts  # pytest and the graders: only now
+        # Where the quick way was tried, the room was proved before its sandboxes ran; proved again
+        # now, it would count the tasks of those just killed, which the kernel frees a moment later.
+        settings = replace(cli._settings(args, batch=False, room_proved=settings is not None), exercises=only)
+        if settings.use_scripts and settings.reference_dir is None and not only:
+            # A release has no reference to record: this run's own calls make the next check quick.
+            student = scriptcache.keep_own(settings, lambda into: grade_recording(student_id, folder, settings, into))
+        else:
+            if settings.use_scripts:
+                settings = replace(settings, scripts=scriptcache.scripts_for(settings, record_scripts))
+            student = grade_one(student_id, folder, settings)
+    from .intake import Submission, annotate, find_near_misses
+    from .render.tables import render_json
+    from .render.terminal import render_terminal
+    from .student_view import student_view
+    from .summary import append_text, passes
+    from .view import report_view
+
     names = tuple(e.name for e in load_course(settings.graders_dir))
     student = annotate(student, Submission(student.id, folder, near_misses=find_near_misses(folder, names)))
     if args.student_view:
@@ -102,23 +115,37 @@ def run_check(args: argparse.Namespace) -> int:
     return Exit.DONE if passes(student, args.pass_mark) else Exit.FOUND
 
 
-def _known(args: argparse.Namespace, student_id: str, folder: Path, only: tuple[str, ...]):
+def _load_reporting() -> None:
+    """The modules that show the result, imported while the workers answer: the grader mostly
+    waits for them then, so these imports cost no wall time of their own (an error here is
+    raised again where they are imported for use)."""
+    try:
+        from . import intake, student_view, summary, view  # noqa: F401
+        from .render import tables, terminal  # noqa: F401
+    except BaseException:  # noqa: BLE001 - said where they are imported for use (a Ctrl-C reaches only the main thread)
+        pass
+
+
+def _known(args: argparse.Namespace, student_id: str, folder: Path, only: tuple[str, ...], warm: Zygote | None):
     """(settings, the result) where every verdict is known already (quickcheck.py); else (None, None).
 
     The sandbox it runs in is the one the full way would prove first; the room and the leftovers
     of killed runs are seen to as the full way sees to them."""
-    if getattr(args, "no_scripts", False):
-        return None, None
-    from . import bwrap
     from .jails import sweep_jails
     from .scratch import sweep_scratch
 
-    first = bwrap.first() if args.isolation != "process" else None
-    if args.isolation != "process" and first is None:
+    chosen = chosen_isolation(args)
+    if chosen is None:
         return None, None
-    preflight.prove_room(1)
+    if warm is None:  # else proved before it started (warmstart.py), and its tasks count now
+        preflight.prove_room(1)
+    loading = threading.Thread(target=_load_reporting, daemon=True)  # after the room is proved: a task too
+    loading.start()
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         sweep_jails()
     sweep_scratch()
-    settings = replace(cli.settings_for(args, "bubblewrap" if first else "process", first or ""), exercises=only)
-    return settings, quickcheck.grade_known(student_id, folder, settings)
+    settings = replace(cli.settings_for(args, *chosen), exercises=only)
+    try:
+        return settings, quickcheck.grade_known(student_id, folder, settings, warm)
+    finally:
+        loading.join()

@@ -34,14 +34,17 @@ def default_seed(command: str | None) -> int:
     return secrets.randbelow(2**31)
 
 
-def _settings(args: argparse.Namespace, batch: bool, allow_unsandboxed: bool = True) -> Settings:
-    """Settings for this run, once the sandbox has been proved on a known-good submission."""
+def _settings(args: argparse.Namespace, batch: bool, allow_unsandboxed: bool = True,
+              room_proved: bool = False) -> Settings:
+    """Settings for this run, once the sandbox has been proved on a known-good submission
+    (``room_proved``: the room to start processes was proved already, before any sandbox ran)."""
     from . import preflight, sandbox
     from .hostproof import proved_isolation
     from .jails import sweep_jails
     from .scratch import sweep_scratch
 
-    preflight.prove_room(getattr(args, "jobs", 1) if getattr(args, "executor", "local") == "local" else 1)
+    if not room_proved:
+        preflight.prove_room(getattr(args, "jobs", 1) if getattr(args, "executor", "local") == "local" else 1)
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # only root's workers are shut in jails
         sweep_jails()
     sweep_scratch()  # the class copies of runs that were killed
@@ -142,8 +145,14 @@ def run_gradescope(args: argparse.Namespace) -> int:
 
 
 def _run_check(args: argparse.Namespace) -> int:
-    from .checkcmd import run_check
-    return run_check(args)
+    from .warmstart import start_early
+    warm = start_early(args)  # starts while the rest of the kit is imported
+    try:
+        from .checkcmd import run_check
+        return run_check(args, warm)
+    finally:
+        if warm is not None:
+            warm.close()
 
 
 def _run_grade(args: argparse.Namespace) -> int:

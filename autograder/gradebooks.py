@@ -18,7 +18,7 @@ from typing import Sequence
 
 from .errors import GradeError
 from .intake import Submission
-from .output import write_atomic
+from .files import write_atomic
 from .render.tables import GradeRow
 from .view import points
 

@@ -24,7 +24,6 @@ import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import yaml
 
 from .archive import UnsafeArchive, extract_zip
 from .errors import GradeError
@@ -205,6 +204,8 @@ def _read_canvas(root: Path, work: Path, exercises: tuple[str, ...], notes: list
 
 
 def _read_gradescope(root: Path, exercises: tuple[str, ...], notes: list[str]) -> list[Submission]:
+    import yaml  # only a Gradescope export needs it
+
     try:
         metadata = yaml.safe_load((root / "submission_metadata.yml").read_text(encoding="utf-8")) or {}
     except (yaml.YAMLError, UnicodeDecodeError) as error:

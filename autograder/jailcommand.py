@@ -57,10 +57,20 @@ def runtime_paths() -> list[tuple[str, str]]:
 
 
 def numpy_path() -> str:
-    """The folder numpy was imported from here: the worker looks there too (PYTHONPATH, user site)."""
-    import numpy
+    """The folder numpy was imported from here, or would be: the worker looks there too
+    (PYTHONPATH, user site). Found without importing numpy, so that ``check`` can start its
+    sandbox before it has paid for numpy itself (warmstart.py)."""
+    import importlib.util
+    import sys
 
-    return str(Path(numpy.__file__).resolve().parent.parent)
+    module = sys.modules.get("numpy")
+    origin = getattr(module, "__file__", None) if module is not None else None
+    if origin is None:
+        spec = importlib.util.find_spec("numpy")
+        origin = spec.origin if spec is not None else None
+    if origin is None:
+        raise ImportError("numpy is not installed for this Python")
+    return str(Path(origin).resolve().parent.parent)
 
 
 def check_hidden(command: list[str], secret: Path) -> None:

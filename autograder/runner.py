@@ -237,6 +237,33 @@ def record_scripts(settings: Settings, into: Path) -> str:
     return str(into) if into.is_file() else ""
 
 
+def grade_recording(student_id: str, folder: Path, settings: Settings, into: Path) -> StudentResult:
+    """Grade one folder as :func:`grade_one` does (call by call), keeping every check's calls and,
+    for each check it passed, its answers, in the file ``into`` (where it could be written).
+
+    For ``check`` in a release, which has no reference to record: the next check of the same
+    files is answered from them (quickcheck.py). They are the student's own calls and answers,
+    in the student's own cache, and tell nothing the checks' code does not say itself."""
+    refused = _refused(student_id, folder, settings)
+    if refused is not None:
+        return refused
+    settings = replace(settings, scripts="")
+    args = _pytest_args(_targets(settings, [folder]), folder, settings) + [f"--record-scripts={into}"]
+    reports: list[dict] = []
+    try:
+        report = ShardReport()
+        _run_quietly(args, [report, ShardLoop([folder], report, lambda index, taken: reports.append(taken),
+                                              _exercises_for(settings))], settings.graders_dir)
+        if reports:
+            return _parsed(student_id, folder, reports[0], settings)
+    except KeyboardInterrupt:
+        raise
+    except Exception:  # noqa: BLE001 - graded again the plain way, which says what is wrong
+        pass
+    into.unlink(missing_ok=True)
+    return grade_one(student_id, folder, settings)
+
+
 def with_scripts(settings: Settings, folder: Path) -> Settings:
     """``settings`` with the class's scripts, recorded into ``folder`` unless it has them already."""
     if settings.scripts or not settings.use_scripts:

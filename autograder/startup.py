@@ -28,6 +28,24 @@ except ImportError:  # Windows
 RAISED_LIMITS = ("RLIMIT_NOFILE", "RLIMIT_NPROC", "RLIMIT_FSIZE", "RLIMIT_AS", "RLIMIT_DATA", "RLIMIT_CPU")
 
 
+# The kit's dependencies, by the names they are imported as (pyproject.toml's [project]
+# dependencies; a test holds the two together). The kit imports most of them only when needed.
+DEPENDENCIES = ("numpy", "pytest", "pytest_jsonreport", "jinja2", "rich", "yaml", "hypothesis")
+
+
+def missing_dependency() -> str | None:
+    """The first dependency this Python cannot import, found without importing any (or None)."""
+    import importlib.util
+
+    for name in DEPENDENCIES:
+        try:
+            if importlib.util.find_spec(name) is None:
+                return name
+        except (ImportError, ValueError):  # a broken install, or one blocked in sys.modules
+            return name
+    return None
+
+
 def fit_process() -> None:
     """Idempotent; grade.py calls it before numpy loads (OpenBLAS starts its threads under the limits
     it finds then), and :func:`autograder.cli.main` again for callers from Python."""

@@ -8,11 +8,15 @@ The class is mostly correct students (copies of solutions/), then one catalogue 
 (about 20%), a file that does not import (5%) and, for 1%, a function that never returns. The run is
 `python grade.py grade` in a fresh process, writing results.json, the gradebook and every report;
 then the same command again, which finds every result stored and grades nobody. Each design
-(``--designs``: ``new``, workers forked from a zygote per submission and 8 students per pytest
-session; ``old``, a fresh sandbox per exercise and a session per student, as before both) grades
+(``--designs``: ``new``, workers forked from one warm sandbox per pytest session of 8 students,
+every check's calls sent at once from the scripts recorded on the reference, and exercises whose
+every answer is known scored without running their checks; ``old``, a fresh sandbox per
+exercise, a session per student and every call sent alone, as before all three) grades
 its own copy of the class in the same run, so their ratio holds on a noisy machine;
 ``--old-students`` grades only the first M students the old way, when the whole class would take
-too long. Figures only: speed goals are read here, never asserted in a test. Run it from a checkout
+too long. Last, `check` is timed in fresh interpreters: on solutions/ in the kit, and in a student
+release on a finished submission (the first run with nothing kept, then the same files again).
+Figures only: speed goals are read here, never asserted in a test. Run it from a checkout
 nobody edits meanwhile: the kit's code is part of every stored result's key, so an edit between
 the first run and the rerun makes the rerun grade everyone again (the rerun prints its count).
 
@@ -173,8 +177,27 @@ def main() -> int:
         print(f"old / new: {old_wall / new_wall:.2f}x wall per student, {old_cpu / new_cpu:.2f}x CPU per student")
     for _attempt in range(3):
         check, *_ = timed_run([sys.executable, "grade.py", "check", "solutions", "--seed", "1"])
-        print(f"check solutions/: {check:6.2f} s wall (cold: a fresh interpreter, as a student runs it)")
+        print(f"check solutions/ in the kit: {check:6.2f} s wall (a fresh interpreter; the day's scripts kept)")
+    release_check_times()
     return 0
+
+
+def release_check_times() -> None:
+    """``check`` as a student runs it: in a release (no reference), on a finished submission,
+    first with nothing kept (it records its own run), then again on the same files."""
+    with tempfile.TemporaryDirectory(prefix="gradient-kit-bench-release-") as scratch:
+        release = Path(scratch) / "release"
+        subprocess.run([sys.executable, "grade.py", "release", str(release)], cwd=ROOT, check=True,
+                       capture_output=True)
+        for path in (ROOT / "solutions").glob("*.py"):
+            shutil.copy(path, release / "exercises" / path.name)
+        env = {**os.environ, "XDG_CACHE_HOME": str(Path(scratch) / "cache")}
+        for attempt in range(4):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "grade.py", "check", "--seed", "1"], cwd=release, env=env,
+                           capture_output=True)
+            what = "nothing kept, so graded in pytest and recorded" if attempt == 0 else "the same files again"
+            print(f"check in a release: {time.perf_counter() - start:6.2f} s wall ({what})")
 
 
 if __name__ == "__main__":

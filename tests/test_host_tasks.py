@@ -230,6 +230,7 @@ def test_a_pids_limit_too_low_to_grade_is_refused_before_anyone_is_graded(tmp_pa
 def test_the_least_room_the_kit_accepts_gives_a_correct_student_full_marks(tmp_path, workers):
     # The grader itself holds one task when it looks (numpy's threads are held to none).
     done, results = check_in_pids_cgroup(tmp_path, 1 + room.tasks_needed(1), "--workers", workers)
+    assert results is not None, done.stderr[-2000:]
     (student,) = results["students"]
     assert done.returncode == 0 and student["score"] == student["max_score"] > 0, done.stderr[-2000:]
 

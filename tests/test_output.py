@@ -14,7 +14,8 @@ import pytest
 from autograder.errors import GradeError
 from autograder.model import BatchResult, CheckResult, ResultsFormatError, batch_from_dict, exercise_result, student_result
 from autograder.names import name_key, report_stems
-from autograder.output import locked, write_atomic, write_batch
+from autograder.files import write_atomic
+from autograder.output import locked, write_batch
 from autograder.render.tables import render_json
 from autograder.stored import RunIdentity, check_mergeable, merge, read_stored
 from conftest import ROOT

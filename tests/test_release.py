@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -131,9 +132,9 @@ def test_manifest_lists_every_hidden_check_with_points(release):
         assert all(h.points > 0 and h.description for h in hidden)
 
 
-def grade_in(folder: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "grade.py", *args], cwd=folder, capture_output=True, text=True,
-                          timeout=600)
+def grade_in(folder: Path, *args: str, env: dict | None = None, flags: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *flags, "grade.py", *args], cwd=folder, capture_output=True, text=True,
+                          timeout=600, env={**os.environ, **(env or {})})
 
 
 def test_check_works_in_a_fresh_copy_of_the_release(release, tmp_path):
@@ -211,3 +212,33 @@ def test_strip_hidden_refuses_public_checks_that_use_hidden_helpers():
     source = SAMPLE.replace("assert helper(1) == 1", "assert _hidden_answer(1)")
     with pytest.raises(GradeError, match="hidden helpers"):
         strip_hidden(source)
+
+
+def test_check_in_a_release_answers_unchanged_files_from_its_last_run_and_grades_a_change_afresh(release, tmp_path):
+    """A release has no reference to record: check keeps its own last run's calls and passing
+    answers (in the user's cache), so the same files are checked again without pytest, and a
+    changed file is graded the full way."""
+    copy = tmp_path / "copy"
+    shutil.copytree(release, copy)
+    shutil.copytree(SOLUTIONS, copy / "mine")
+    cache = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    first = grade_in(copy, "check", "mine", "--json", "first.json", env=cache)
+    assert first.returncode == 0, first.stdout
+    again = grade_in(copy, "check", "mine", "--json", "again.json", env=cache, flags=("-X", "importtime"))
+    assert again.returncode == 0, again.stdout
+    imported = {line.split("|")[-1].strip() for line in again.stderr.splitlines() if line.startswith("import time:")}
+    assert "pytest" not in imported and "_pytest" not in imported and "autograder.plugin" not in imported
+    assert json_students(copy / "again.json") == json_students(copy / "first.json")
+    residual = copy / "mine" / "residual.py"
+    residual.write_text(residual.read_text() + "\n\ndef residual_chain_gradient(depth, block_slope, residual=True):\n"
+                        "    return block_slope ** depth\n")
+    changed = grade_in(copy, "check", "mine", "--json", "changed.json", env=cache)
+    assert changed.returncode == 1, changed.stdout
+    exercise = next(e for e in json_students(copy / "changed.json")["exercises"] if e["name"] == "residual")
+    assert exercise["score"] < exercise["max_score"]
+
+
+def json_students(path: Path) -> dict:
+    """The one student of a check's JSON, without when it was graded."""
+    student = json.loads(path.read_text())["students"][0]
+    return {key: value for key, value in student.items() if key != "graded"}
