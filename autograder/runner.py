@@ -20,7 +20,7 @@ from typing import Callable
 import pytest
 from pytest_jsonreport.plugin import JSONReport
 
-from . import interrupts, scriptcache
+from . import interrupts, sandbox, scriptcache
 from .model import GRADER_FAILED, Exercise, StudentResult, exercise_result, load_course, student_result
 from .parse import parse_run, submitted_files
 from .sanitize import text
@@ -275,9 +275,9 @@ def grade_batch(students: list[tuple[str, Path]], settings: Settings, jobs: int,
                 on_done: Callable[[StudentResult], None] = lambda result: None) -> list[StudentResult]:
     """Grade every student, a shard of them per pytest session and ``jobs`` sessions at a time;
     ``on_done`` gets each result as soon as it is known; results come back in the order given."""
-    if settings.use_scripts and not settings.scripts and settings.isolation == "bubblewrap":
-        # Under bubblewrap no student can write the user's cache, so the class's scripts are kept
-        # there as check keeps them (scriptcache.py): a rerun or a resumed run records nothing again.
+    if settings.use_scripts and not settings.scripts and sandbox.user_files_out_of_reach(settings.isolation):
+        # No student can write the user's cache here, so the class's scripts are kept there as
+        # check keeps them (scriptcache.py): a rerun or a resumed run records nothing again.
         kept = scriptcache.scripts_for(settings, record_scripts)
         if kept:
             return _grade_batch(students, replace(settings, scripts=kept), jobs, on_done)

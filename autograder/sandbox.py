@@ -139,6 +139,12 @@ def _process_cap(isolation: str, limits: Limits, forks_refused: bool) -> int | N
     return limits.processes
 
 
+def user_files_out_of_reach(isolation: str) -> bool:
+    """Whether no worker can write the grading user's own files (their cache): under bubblewrap,
+    whose sandbox shows no home, or in process mode as root, where each worker drops to a uid of its own."""
+    return isolation == "bubblewrap" or (isolation == "process" and _is_root())
+
+
 def zygote_possible(isolation: str, bwrap_path: str = "") -> bool:
     """Whether workers may be forked from a zygote here: only where the seccomp filter keeps every
     forked worker from starting processes of its own, which could outlive it into the next one.

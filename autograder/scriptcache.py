@@ -10,8 +10,9 @@ recording again.
 
 A file planted here could pass a check (verdicts.py), so only code that cannot write it may be
 graded from it: ``check`` reads it (the checking user's own cache, and the report is the student's
-own view), and so does ``grade`` under bubblewrap, whose workers see no home at all; ``grade`` in
-process mode, where a student's code runs as the grading user, records its scripts afresh in the
+own view), and so does ``grade`` where no worker can write it (under bubblewrap, whose workers
+see no home, and in process mode as root, whose workers run as uids of their own); ``grade`` in
+process mode as another user, whose workers run as that user, records its scripts afresh in the
 run's private folder every time.
 """
 
