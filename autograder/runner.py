@@ -218,18 +218,25 @@ def failed_student(student_id: str, course: tuple[Exercise, ...], message: str) 
     return student_result(student_id, exercises, "error", message)
 
 
+def _recorded_run(folder: Path, settings: Settings, into: Path) -> dict | None:
+    """Grade ``folder`` in one session, call by call, keeping every check's calls and, for each
+    check it passed, its answers in the file ``into`` (script.py, verdicts.py); its report."""
+    settings = replace(settings, scripts="")
+    args = _pytest_args(_targets(settings, [folder]), folder, settings) + [f"--record-scripts={into}"]
+    reports: list[dict] = []
+    report = ShardReport()
+    _run_quietly(args, [report, ShardLoop([folder], report, lambda index, taken: reports.append(taken),
+                                          _exercises_for(settings))], settings.graders_dir)
+    return reports[0] if reports else None
+
+
 def record_scripts(settings: Settings, into: Path) -> str:
-    """Grade the reference once, keeping every check's calls and answers (script.py, verdicts.py)
-    in the file ``into``; its path, or "" where there is no reference or it could not be graded."""
+    """Grade the reference once, keeping its calls and answers in the file ``into``; its path, or ""
+    where there is no reference or it could not be graded."""
     if settings.reference_dir is None or not settings.reference_dir.is_dir():
         return ""
-    settings = replace(settings, scripts="", exercises=(), only_submitted=False)  # every exercise's scripts
-    args = _pytest_args(_targets(settings, [settings.reference_dir]), settings.reference_dir, settings) + [
-        f"--record-scripts={into}"]
-    try:
-        report = ShardReport()
-        _run_quietly(args, [report, ShardLoop([settings.reference_dir], report, lambda index, taken: None)],
-                     settings.graders_dir)
+    try:  # every exercise's scripts
+        _recorded_run(settings.reference_dir, replace(settings, exercises=(), only_submitted=False), into)
     except KeyboardInterrupt:
         raise
     except Exception:  # noqa: BLE001 - then every check runs call by call: slower, the same verdicts
@@ -238,8 +245,8 @@ def record_scripts(settings: Settings, into: Path) -> str:
 
 
 def grade_recording(student_id: str, folder: Path, settings: Settings, into: Path) -> StudentResult:
-    """Grade one folder as :func:`grade_one` does (call by call), keeping every check's calls and,
-    for each check it passed, its answers, in the file ``into`` (where it could be written).
+    """Grade one folder as :func:`grade_one` does (call by call), recording it as
+    :func:`record_scripts` records the reference (where ``into`` could be written).
 
     For ``check`` in a release, which has no reference to record: the next check of the same
     files is answered from them (quickcheck.py). They are the student's own calls and answers,
@@ -247,15 +254,10 @@ def grade_recording(student_id: str, folder: Path, settings: Settings, into: Pat
     refused = _refused(student_id, folder, settings)
     if refused is not None:
         return refused
-    settings = replace(settings, scripts="")
-    args = _pytest_args(_targets(settings, [folder]), folder, settings) + [f"--record-scripts={into}"]
-    reports: list[dict] = []
     try:
-        report = ShardReport()
-        _run_quietly(args, [report, ShardLoop([folder], report, lambda index, taken: reports.append(taken),
-                                              _exercises_for(settings))], settings.graders_dir)
-        if reports:
-            return _parsed(student_id, folder, reports[0], settings)
+        report = _recorded_run(folder, settings, into)
+        if report is not None:
+            return _parsed(student_id, folder, report, settings)
     except KeyboardInterrupt:
         raise
     except Exception:  # noqa: BLE001 - graded again the plain way, which says what is wrong
