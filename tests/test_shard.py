@@ -9,8 +9,10 @@ that only the students it did not finish are graded again, each in a session of 
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -51,8 +53,14 @@ def students(tmp_path_factory) -> list[tuple[str, Path]]:
 
 @pytest.fixture(scope="module")
 def alone(students) -> list[dict]:
-    """Each student graded in a pytest session of its own, as before shards."""
-    return [reproducible(to_dict(runner.grade_one(sid, folder, settings(seed=1)))) for sid, folder in students]
+    """Each student graded in a pytest session of its own, as before shards: two at a time, in
+    processes of their own, since each session is apart from every other anyway."""
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return [reproducible(graded) for graded in pool.map(graded_alone, students)]
+
+
+def graded_alone(student: tuple[str, Path]) -> dict:
+    return to_dict(runner.grade_one(*student, settings(seed=1)))
 
 
 @pytest.fixture
