@@ -25,7 +25,7 @@ from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import Callable, Iterator
 
-from . import interrupts, sandbox
+from . import heap, interrupts, sandbox
 from .model import GRADER_FAILED, ResultsFormatError, StudentResult, load_course, student_from_dict, to_dict
 from .runner import Settings, failed_student, grade_shard, shards
 from .scratch import scratch
@@ -78,6 +78,7 @@ def _grade_shard_into(students: list[tuple[str, Path]], settings: Settings, spoo
             _post(Path(spool), result)
         except (OSError, ValueError):  # a full disk, say: the returned list still carries it
             pass
+        heap.give_back()  # what this student's checks freed: else the process grows with the class
     return grade_shard(students, settings, post)
 
 
