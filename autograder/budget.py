@@ -7,7 +7,8 @@ timeout instead of waiting on code that has already shown it is far too slow.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -17,9 +18,12 @@ class Budget:
     seconds: float
     scope: str  # how the student reads it: "this exercise", "your whole submission"
     spent: float = 0.0
+    # check answers several exercises at once (quickcheck.py), each charging the submission's budget.
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def remaining(self) -> float:
         return max(self.seconds - self.spent, 0.0)
 
     def charge(self, seconds: float) -> None:
-        self.spent += max(seconds, 0.0)
+        with self._lock:
+            self.spent += max(seconds, 0.0)

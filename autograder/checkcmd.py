@@ -20,7 +20,7 @@ from pathlib import Path
 from . import __version__, cli, preflight, quickcheck, sandbox, scriptcache
 from .arguments import DEFAULT_FOLDER, Exit
 from .errors import GradeError
-from .model import BatchResult, load_course
+from .model import BatchResult, StudentResult, load_course, student_result
 from .files import check_writable_file, within_boundary, write_atomic
 from .warmstart import chosen_isolation
 from .zygote import Zygote
@@ -41,8 +41,8 @@ def _one_exercise(folder: Path, name: str | None) -> tuple[Path, tuple[str, ...]
     return folder, (stem,)
 
 
-def run_check(args: argparse.Namespace, warm: Zygote | None = None) -> int:
-    """``warm``: a sandbox started for the quick way (warmstart.py), or None."""
+def run_check(args: argparse.Namespace, warm: tuple[Zygote, ...] = ()) -> int:
+    """``warm``: the sandboxes started for the quick way (warmstart.py), if any."""
     given = Path(args.folder)
     if args.folder == DEFAULT_FOLDER and not given.is_dir() and (cli.ROOT / DEFAULT_FOLDER).is_dir():
         given = cli.ROOT / DEFAULT_FOLDER  # `python path/to/grade.py` from another folder
@@ -54,21 +54,22 @@ def run_check(args: argparse.Namespace, warm: Zygote | None = None) -> int:
             check_writable_file(target)
     preflight.prove_readable([folder])
     student_id = folder.resolve().name or "you"
-    settings, student = _known(args, student_id, folder, only, warm)
-    if student is None:
-        if warm is not None:
-            warm.close()  # the full way starts its own, proved first
-        from .runner import grade_one, grade_recording, record_scripts  # pytest and the graders: only now
-        # Where the quick way was tried, the room was proved before its sandboxes ran; proved again
-        # now, it would count the tasks of those just killed, which the kernel frees a moment later.
-        settings = replace(cli._settings(args, batch=False, room_proved=settings is not None), exercises=only)
-        if settings.use_scripts and settings.reference_dir is None and not only:
-            # A release has no reference to record: this run's own calls make the next check quick.
-            student = scriptcache.keep_own(settings, lambda into: grade_recording(student_id, folder, settings, into))
-        else:
-            if settings.use_scripts:
-                settings = replace(settings, scripts=scriptcache.scripts_for(settings, record_scripts))
-            student = grade_one(student_id, folder, settings)
+    settings, known = _known(args, student_id, folder, only, warm)
+    if known is not None and not known.unknown:
+        student = known.result(student_id, folder, settings)
+    else:
+        for zygote in warm:
+            zygote.close()  # the full way starts its own
+        # The exercises answered are not graded again, and their answers proved the sandbox they came
+        # from: the full way grades the rest in it, without a proof of its own.
+        answered = known is not None and bool(known.answered)
+        quick = settings
+        settings, student = _graded_fully(args, student_id, folder, known.unknown if answered else only,
+                                          room_proved=settings is not None,
+                                          proved=(settings.isolation, settings.bwrap) if answered else None,
+                                          kept=tuple(known.answered) if answered else ())
+        if answered:
+            student = _merged(known.result(student_id, folder, quick), student, load_course(settings.graders_dir))
     from .intake import Submission, annotate, find_near_misses
     from .render.tables import render_json
     from .render.terminal import render_terminal
@@ -115,6 +116,32 @@ def run_check(args: argparse.Namespace, warm: Zygote | None = None) -> int:
     return Exit.DONE if passes(student, args.pass_mark) else Exit.FOUND
 
 
+def _graded_fully(args: argparse.Namespace, student_id: str, folder: Path, exercises: tuple[str, ...],
+                  room_proved: bool, proved: tuple[str, str] | None, kept: tuple[str, ...]):
+    """(settings, result) of ``exercises`` (all where empty) graded in pytest, the host proved first
+    unless ``proved`` names the isolation and bwrap already seen answering; ``kept``: the exercises
+    whose scripts a release keeps from its earlier run (the others are recorded now)."""
+    from .runner import grade_one, grade_recording, record_scripts  # pytest and the graders: only now
+    # Where the quick way was tried, the room was proved before its sandboxes ran; proved again
+    # now, it would count the tasks of those just killed, which the kernel frees a moment later.
+    settings = replace(cli._settings(args, batch=False, room_proved=room_proved, proved=proved), exercises=exercises)
+    if settings.use_scripts and settings.reference_dir is None and (kept or not exercises):
+        # A release has no reference to record: this run's own calls make the next check quick.
+        return settings, scriptcache.keep_own(settings, lambda into: grade_recording(student_id, folder, settings, into),
+                                              kept)
+    if settings.use_scripts:
+        settings = replace(settings, scripts=scriptcache.scripts_for(settings, record_scripts))
+    return settings, grade_one(student_id, folder, settings)
+
+
+def _merged(answered: StudentResult, graded: StudentResult, course) -> StudentResult:
+    """One result from the exercises the quick way answered and those the full way graded, in the
+    course's order; the full way's status and message stand (a failure of the grader, say)."""
+    by_name = {e.name: e for e in (*answered.exercises, *graded.exercises)}
+    return student_result(graded.id, tuple(by_name[e.name] for e in course if e.name in by_name),
+                          graded.status, graded.message)
+
+
 def _load_reporting() -> None:
     """The modules that show the result, imported while the workers answer: the grader mostly
     waits for them then, so these imports cost no wall time of their own (an error here is
@@ -126,8 +153,9 @@ def _load_reporting() -> None:
         pass
 
 
-def _known(args: argparse.Namespace, student_id: str, folder: Path, only: tuple[str, ...], warm: Zygote | None):
-    """(settings, the result) where every verdict is known already (quickcheck.py); else (None, None).
+def _known(args: argparse.Namespace, student_id: str, folder: Path, only: tuple[str, ...], warm: tuple[Zygote, ...]):
+    """(settings, what the quick way answered: quickcheck.Known, or None where it could not be
+    taken); (None, None) where it is not tried.
 
     The sandbox it runs in is the one the full way would prove first; the room and the leftovers
     of killed runs are seen to as the full way sees to them."""
@@ -137,7 +165,7 @@ def _known(args: argparse.Namespace, student_id: str, folder: Path, only: tuple[
     chosen = chosen_isolation(args)
     if chosen is None:
         return None, None
-    if warm is None:  # else proved before it started (warmstart.py), and its tasks count now
+    if not warm:  # else proved before they started (warmstart.py), and their tasks count now
         preflight.prove_room(1)
     loading = threading.Thread(target=_load_reporting, daemon=True)  # after the room is proved: a task too
     loading.start()

@@ -35,9 +35,10 @@ def default_seed(command: str | None) -> int:
 
 
 def _settings(args: argparse.Namespace, batch: bool, allow_unsandboxed: bool = True,
-              room_proved: bool = False) -> Settings:
+              room_proved: bool = False, proved: tuple[str, str] | None = None) -> Settings:
     """Settings for this run, once the sandbox has been proved on a known-good submission
-    (``room_proved``: the room to start processes was proved already, before any sandbox ran)."""
+    (``room_proved``: the room to start processes was proved already, before any sandbox ran;
+    ``proved``: the isolation and bwrap in which this run has already seen correct answers)."""
     from . import preflight, sandbox
     from .hostproof import proved_isolation
     from .jails import sweep_jails
@@ -48,6 +49,8 @@ def _settings(args: argparse.Namespace, batch: bool, allow_unsandboxed: bool = T
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # only root's workers are shut in jails
         sweep_jails()
     sweep_scratch()  # the class copies of runs that were killed
+    if proved is not None:
+        return settings_for(args, *proved)
     limits = sandbox.Limits(call_timeout=args.timeout, memory_bytes=args.memory_mb << 20)
     isolation, bwrap_path = proved_isolation(args.isolation, batch, allow_unsandboxed, limits)
     return settings_for(args, isolation, bwrap_path)
@@ -151,8 +154,8 @@ def _run_check(args: argparse.Namespace) -> int:
         from .checkcmd import run_check
         return run_check(args, warm)
     finally:
-        if warm is not None:
-            warm.close()
+        for zygote in warm:
+            zygote.close()
 
 
 def _run_grade(args: argparse.Namespace) -> int:

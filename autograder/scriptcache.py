@@ -83,10 +83,11 @@ def scripts_for(settings, record) -> str:
             os.unlink(temp)
 
 
-def keep_own(settings, grade):
+def keep_own(settings, grade, kept: tuple[str, ...] = ()):
     """``grade(path)``'s result, with what it recorded in ``path`` kept as the scripts for
     ``settings`` (a release's check, which records the student's own run: runner.grade_recording)
-    where the run was whole: no check the host failed."""
+    where the run was whole: no check the host failed. ``kept``: exercises not graded now, whose
+    scripts and verdicts stay as the earlier run kept them."""
     try:
         target = path_for(settings)
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -98,12 +99,32 @@ def keep_own(settings, grade):
     try:
         result = grade(Path(temp))
         whole = not any(t.grader_failed for e in result.exercises for t in e.tests)
-        if whole and _readable(Path(temp)):
+        if whole and _readable(Path(temp)) and (not kept or _carry_over(target, Path(temp), kept)):
             os.replace(temp, target)
         return result
     finally:
         if os.path.exists(temp):
             os.unlink(temp)
+
+
+def _carry_over(earlier: Path, now: Path, kept: tuple[str, ...]) -> bool:
+    """Add to the file ``now`` what ``earlier`` holds of the exercises ``kept``; False where either
+    cannot be read (then nothing is kept: the next check grades those exercises again)."""
+    try:
+        old, new = (json.loads(path.read_text(encoding="utf-8")) for path in (earlier, now))
+        for exercise in kept:
+            nodeids = [str(n) for n in old["checks"][exercise]]
+            new["checks"][exercise] = nodeids
+            if exercise in old["scripts"]["calls"]:
+                new["scripts"]["calls"][exercise] = old["scripts"]["calls"][exercise]
+            for part in ("passed", "entries"):
+                new["verdicts"][part].update({n: old["verdicts"][part][n] for n in nodeids if n in old["verdicts"][part]})
+            if exercise in old["verdicts"]["plots"]:
+                new["verdicts"]["plots"][exercise] = old["verdicts"]["plots"][exercise]
+        now.write_text(json.dumps(new), encoding="utf-8")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+    return _readable(now)
 
 
 def _readable(path: Path) -> bool:

@@ -236,6 +236,16 @@ def test_check_in_a_release_answers_unchanged_files_from_its_last_run_and_grades
     assert changed.returncode == 1, changed.stdout
     exercise = next(e for e in json_students(copy / "changed.json")["exercises"] if e["name"] == "residual")
     assert exercise["score"] < exercise["max_score"]
+    # The others were answered from the last run, and their scripts and verdicts are still kept
+    # beside this run's recording of the changed file: the report is the full way's all the same.
+    kept = json.loads(next((tmp_path / "cache" / "gradient-kit" / "scripts").glob("*.json")).read_text())
+    assert sorted(kept["checks"]) == sorted(p.stem for p in SOLUTIONS.glob("*.py"))
+    assert all(kept["verdicts"]["entries"].get(n) for name, nodeids in kept["checks"].items() if name != "residual"
+               for n in nodeids)
+    for run in ("again", "whole"):
+        done = grade_in(copy, "check", "mine", "--json", f"{run}.json", *(("--no-scripts",) if run == "whole" else ()),
+                        env=cache)
+        assert done.returncode == 1 and json_students(copy / f"{run}.json") == json_students(copy / "changed.json")
 
 
 def json_students(path: Path) -> dict:
