@@ -44,6 +44,17 @@ class RecordingGenerator(np.random.Generator):
         return [np.random.Generator(child) for child in self.bit_generator.spawn(n_children)]
 
 
+_NO_KWARGS = codec.encode({})
+
+
+def _encoded(args: tuple) -> list:
+    """codec.encode(list(args)), without its walk for the usual plain numbers (a draw is logged on
+    every sampling call: a few microseconds each add up over a class)."""
+    if all(type(arg) in (int, float) for arg in args):
+        return list(args)
+    return codec.encode(list(args))
+
+
 def _recorder(name: str):
     original = getattr(np.random.Generator, name)
 
@@ -58,8 +69,9 @@ def _recorder(name: str):
             return out
         log = self._kit_log
         if len(log) < MAX_LOGGED_DRAWS:
-            log.append({"method": name, "args": codec.encode(list(args)), "kwargs": codec.encode(dict(kwargs)),
-                        "shape": list(np.shape(out)), "dtype": np.asarray(out).dtype.str})
+            array = out if type(out) is np.ndarray else np.asarray(out)
+            log.append({"method": name, "args": _encoded(args), "kwargs": codec.encode(kwargs) if kwargs else _NO_KWARGS,
+                        "shape": list(array.shape), "dtype": array.dtype.str})
         elif log[-1]["method"] != "__overflow__":
             log.append({"method": "__overflow__"})
         return out

@@ -7,13 +7,14 @@ reply by accident. Requests: ``load`` (compile and run a student's source as a m
 the grader's shared memory), ``call`` (call one of its functions; a call that fails also reports a KeyError of the worker's
 own, raised right after it, so the grader can tell whether error reports were rewritten).
 Requests may arrive back to back: each is read, answered and replied to in turn.
-Only the standard library, numpy, :mod:`codec`, :mod:`draws` and :mod:`forkserver` are imported: the grader's own
+Only the standard library, numpy, :mod:`codec`, :mod:`draws`, :mod:`forkserver` and :mod:`hatchery` are imported: the grader's own
 package is not on this side.
 """
 
 from __future__ import annotations
 
 import io
+import linecache
 import mmap
 import os
 import sys
@@ -28,6 +29,7 @@ if os.environ.get("GRADER_NUMPY_PATH") and os.environ["GRADER_NUMPY_PATH"] not i
 import codec  # noqa: E402  (the sibling modules, mounted next to this file in the sandbox)
 import draws  # noqa: E402
 import forkserver  # noqa: E402  (imported before a chroot, like everything the worker needs)
+import hatchery  # noqa: E402
 import numpy as np  # noqa: E402
 
 HEAD_CHARS = 4000
@@ -130,6 +132,9 @@ class Session:
         module = types.ModuleType(name)
         module.__file__ = self.filename
         sys.modules[name] = module
+        # The file is not on this side's disk: without an entry, every traceback of a failed call
+        # would look for it in each folder of sys.path (a dozen stats per frame, per call).
+        linecache.cache[self.filename] = (0, None, [], self.filename)
         try:
             code = compile(str(request["source"]), self.filename, "exec", dont_inherit=True)
             with warnings.catch_warnings():
@@ -306,6 +311,14 @@ def main() -> int:
     _die_with(parent)
     _cap_tasks()
     seccomp_hex = os.environ.pop("GRADER_SECCOMP", "")
+    if os.environ.get("GRADER_HATCHERY"):
+        os.dup2(devnull, 2)
+        hatched = hatchery.serve(int(os.environ.pop("GRADER_HATCHERY")), int(os.environ.pop("GRADER_TMP_BYTES")),
+                                 (proto_in, proto_out), kept=(devnull,))
+        if hatched is None:
+            return 0
+        # In a student's new sandbox: from here on its zygote, as in a sandbox of its own.
+        os.environ.update(GRADER_ZYGOTE=str(hatched), GRADER_ZYGOTE_SWEEP="1")
     if os.environ.get("GRADER_ZYGOTE"):
         control = int(os.environ.pop("GRADER_ZYGOTE"))
         sweep = bool(os.environ.pop("GRADER_ZYGOTE_SWEEP", ""))
