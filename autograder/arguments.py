@@ -81,8 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--isolation", choices=("auto", *sandbox.ISOLATIONS), default="auto",
                          help="how student code is isolated (default: bubblewrap where it works)")
         sub.add_argument("--workers", choices=WORKERS, default=WORKERS[0],
-                         help="how each exercise's worker starts: forked from a warm sandbox per submission, or a "
-                              "fresh sandbox and interpreter each (default: %(default)s)")
+                         help="how each exercise's worker starts: forked from a warm sandbox per submission, "
+                              "hatched in a few milliseconds inside one warm sandbox per group of students (hatched) "
+                              "or started by bubblewrap for each student (zygote); or a fresh sandbox and interpreter "
+                              "each (fresh); the same scores every way (default: %(default)s)")
         sub.add_argument("--no-scripts", action="store_true",
                          help="send each call of a check to the worker as the check makes it, instead of every "
                               "call recorded from the reference at once (slower; scores do not depend on it)")

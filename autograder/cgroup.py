@@ -116,6 +116,12 @@ class WorkerCgroup:
             with open(folder / "cgroup.procs", "w") as handle:
                 handle.write(str(os.getpid()))
 
+    def admit(self, pid: int) -> None:
+        """Put a running process (and all it starts from now on) in the group."""
+        for folder in self.folders:
+            with open(folder / "cgroup.procs", "w") as handle:
+                handle.write(str(pid))
+
     def members(self) -> set[int]:
         found: set[int] = set()
         for folder in self.folders:

@@ -153,7 +153,7 @@ def _restore_folders(folders: dict) -> None:
     cannot be put back shows when the states are compared, and the zygote is not forked again)."""
     for path, (mode, _uid, _gid, attributes, mtime) in folders.items():
         try:
-            os.chmod(path, mode, follow_symlinks=False)
+            _chmod_folder(path, mode)
             kept = dict(attributes)
             for name in os.listxattr(path, follow_symlinks=False) if hasattr(os, "listxattr") else ():
                 if name not in kept:
@@ -164,6 +164,15 @@ def _restore_folders(folders: dict) -> None:
             os.utime(path, ns=(mtime, mtime), follow_symlinks=False)
         except OSError:
             pass
+
+
+def _chmod_folder(path: str, mode: int) -> None:
+    """chmod a folder, never through a link, and without /proc (a hatched sandbox may have none, and
+    the C library's chmod that does not follow links needs it). Called once the child's processes
+    are all killed, so nothing can put a link in its place between the look and the change."""
+    if not stat.S_ISDIR(os.lstat(path).st_mode):
+        raise OSError(f"{path} is no longer a folder")
+    os.chmod(path, mode)
 
 
 def _send(control: socket.socket, reply: dict) -> bool:

@@ -8,7 +8,8 @@ time budget its exercises share, its own warm sandbox, whose zygote forks each o
 (zygote.py), and the modules already started for it (an exercise whose checks were sent before
 its turn in pytest, :mod:`autograder.fastpath`). A submission's state ends, its sandbox
 included, before the next one's begins: no two students ever share a sandbox, so nothing of one
-student's run (not even a counter of the kernel's) is handed to the next.
+student's run (not even a counter of the kernel's) is handed to the next. Where workers are
+hatched, each submission's sandbox is hatched inside the run's hatchery (hatching.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pytest
 
 from . import sandbox
 from .budget import Budget
+from .hatching import Hatchery
 from .probes import RecordingModule
 from .quiet import QuietLock
 from .script import Recorder, Scripts
@@ -35,6 +37,7 @@ class Run:
     verdicts: Verdicts | None = None
     recorder: Recorder | None = None
     spare: Zygote | None = None  # the next submission's warm sandbox, started ahead (zygote.py)
+    hatchery: Hatchery | None = None  # where each submission's sandbox is hatched (hatching.py), if anywhere
 
 
 @dataclass
@@ -126,15 +129,22 @@ def end_run(config: pytest.Config) -> None:
         if run.spare is not None:  # no submission came to take it (a session that stopped early)
             run.spare.close()
             run.spare = None
+        if run.hatchery is not None:
+            run.hatchery.close()
+            run.hatchery = None
         run.quiet.close()
 
 
 def started_zygote(config: pytest.Config) -> Zygote | None:
-    """A new warm sandbox, already starting; None where workers start afresh (sandbox.zygote_possible)."""
-    isolation, bwrap_path = config.getoption("--isolation"), config.getoption("--bwrap")
-    if config.getoption("--workers") != "zygote" or not sandbox.zygote_possible(isolation, bwrap_path):
+    """A new warm sandbox, already starting (hatched in the session's hatchery where workers are
+    hatched); None where workers start afresh (sandbox.zygote_possible)."""
+    isolation, bwrap_path, workers = config.getoption("--isolation"), config.getoption("--bwrap"), config.getoption("--workers")
+    if workers == "fresh" or not sandbox.zygote_possible(isolation, bwrap_path):
         return None
-    warm = Zygote(isolation, limits(config), bwrap_path)
+    run = run_of(config)
+    if workers == "hatched" and isolation == "bubblewrap" and run.hatchery is None:
+        run.hatchery = Hatchery(limits(config), bwrap_path)
+    warm = Zygote(isolation, limits(config), bwrap_path, hatchery=run.hatchery if workers == "hatched" else None)
     warm.start()
     return warm
 

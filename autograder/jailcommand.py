@@ -19,7 +19,7 @@ from . import seccomp
 from .limits import Limits
 
 WORKER_DIR = Path(__file__).resolve().parent
-WORKER_FILES = ("worker.py", "codec.py", "draws.py", "forkserver.py")
+WORKER_FILES = ("worker.py", "codec.py", "draws.py", "forkserver.py", "hatchery.py")
 KIT_SECRETS = WORKER_DIR.parent / "solutions"  # where the reference lives in a full kit
 SANDBOX_WORKER_DIR = "/opt/grader-worker"
 NOBODY = 65534
@@ -90,10 +90,12 @@ def python() -> str:
 
 
 def bwrap_command(bwrap_path: str, python: str, limits: Limits, status_fd: int | None = None,
-                   seccomp_fd: int | None = None, env: dict[str, str] | None = None) -> list[str]:
+                   seccomp_fd: int | None = None, env: dict[str, str] | None = None, caps: tuple[str, ...] = ()) -> list[str]:
     # bwrap reports the sandbox's start on status_fd: a worker that dies before it was never started.
     extra = ["--json-status-fd", str(status_fd)] if status_fd is not None else []
     extra += ["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []
+    for cap in caps:
+        extra += ["--cap-add", cap]
     prefix = bwrap_prefix(bwrap_path, limits)
     for key, value in (env or {}).items():
         prefix += ["--setenv", key, value]

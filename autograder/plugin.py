@@ -49,7 +49,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--call-timeout", type=float, default=sandbox.Limits.call_timeout)
     group.addoption("--memory-mb", type=int, default=sandbox.Limits.memory_bytes >> 20)
     group.addoption("--workers", default=WORKERS[0], choices=WORKERS,
-                    help="fork each exercise's worker from a warm sandbox per submission, or start each afresh")
+                    help="fork each exercise's worker from a warm sandbox per submission (hatched in the session's "
+                         "warm sandbox, or started for it), or start each afresh")
     group.addoption("--quiet-lock", default="", help="lock file the pool processes of one run share (runner.py)")
     group.addoption("--scripts", default="", help="the class's scripts and known verdicts (script.py), if any")
     group.addoption("--record-scripts", default="", help="write the scripts and verdicts of this run here")

@@ -98,7 +98,7 @@ def grade_known(student_id: str, folder: Path, settings: Settings, warm: tuple[Z
 
 def _started(settings: Settings, limits: sandbox.Limits, count: int) -> list[Zygote | None]:
     """``count`` warm sandboxes, already starting; Nones where workers start afresh."""
-    if settings.workers != "zygote" or not sandbox.zygote_possible(settings.isolation, settings.bwrap):
+    if settings.workers == "fresh" or not sandbox.zygote_possible(settings.isolation, settings.bwrap):
         return [None] * count
     lanes = [Zygote(settings.isolation, limits, settings.bwrap) for _ in range(count)]
     for zygote in lanes:

@@ -164,12 +164,14 @@ def zygote_possible(isolation: str, bwrap_path: str = "") -> bool:
 
 
 def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[int, ...] = (),
-          zygote_fd: int | None = None) -> subprocess.Popen:
+          zygote_fd: int | None = None, hatchery_fd: int | None = None) -> subprocess.Popen:
     """Start one worker; the caller owns it and must call :func:`kill`.
 
     With ``zygote_fd`` (a socket, see :mod:`autograder.zygote`) the worker is a zygote: it loads
     no student file and forks one worker per request, each of which loads the seccomp filter
-    itself (a filter on the zygote would keep it from forking).
+    itself (a filter on the zygote would keep it from forking). With ``hatchery_fd`` (bubblewrap
+    only) it is a hatchery: a sandbox for many students, each hatched a sandbox of its own inside
+    it, whose first process serves as that student's zygote (:mod:`autograder.hatching`).
 
     The worker (bwrap itself under bubblewrap) gets SIGKILL when this process dies; bwrap's
     --die-with-parent passes that on to the sandbox, whose pid namespace ends with it.
@@ -180,7 +182,7 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[
     """
     undo: list[Callable[[], object]] = []  # what was made for a worker that did not start
     try:
-        return _spawn(isolation, limits, bwrap_path, pass_fds, zygote_fd, undo)
+        return _spawn(isolation, limits, bwrap_path, pass_fds, zygote_fd, undo, hatchery_fd)
     except BaseException:
         # A host that refuses every start (too many open files, a full disk) must not also
         # collect pipes, cgroups and jails for each refusal until the grader itself runs out.
@@ -191,7 +193,7 @@ def spawn(isolation: str, limits: Limits, bwrap_path: str = "", pass_fds: tuple[
 
 
 def _spawn(isolation: str, limits: Limits, bwrap_path: str, pass_fds: tuple[int, ...], zygote_fd: int | None,
-           undo: list[Callable[[], object]]) -> subprocess.Popen:
+           undo: list[Callable[[], object]], hatchery_fd: int | None = None) -> subprocess.Popen:
     jail = uid = uid_lock = None
     status_read = status_write = None
     forks_refused = False
@@ -207,19 +209,26 @@ def _spawn(isolation: str, limits: Limits, bwrap_path: str, pass_fds: tuple[int,
         program = jailcommand.seccomp_program(bwrap_path)
         forks_refused = program is not None
         zygote_env = {}
-        if zygote_fd is not None:
+        if zygote_fd is not None or hatchery_fd is not None:
             if program is None:
                 raise OSError("no zygote without the seccomp filter")
-            zygote_env = {"GRADER_ZYGOTE": str(zygote_fd), "GRADER_ZYGOTE_SWEEP": "1", "GRADER_SECCOMP": program.hex()}
+            zygote_env = {"GRADER_ZYGOTE": str(zygote_fd), "GRADER_ZYGOTE_SWEEP": "1", "GRADER_SECCOMP": program.hex()} \
+                if hatchery_fd is None else \
+                {"GRADER_HATCHERY": str(hatchery_fd), "GRADER_TMP_BYTES": str(limits.tmp_bytes), "GRADER_SECCOMP": program.hex()}
             program = None
         filter_fd = jailcommand.readable(program) if program is not None else None
         if filter_fd is not None:
             undo.append(functools.partial(os.close, filter_fd))
-        command = jailcommand.bwrap_command(bwrap_path, jailcommand.python(), limits, status_write, filter_fd, zygote_env)
+        # The hatchery makes each student's namespaces and mounts: CAP_SYS_ADMIN in the sandbox's
+        # user namespace, which no student's process keeps (hatchery.py).
+        command = jailcommand.bwrap_command(bwrap_path, jailcommand.python(), limits, status_write, filter_fd, zygote_env,
+                                            caps=("CAP_SYS_ADMIN",) if hatchery_fd is not None else ())
         passed = (status_write,) if filter_fd is None else (status_write, filter_fd)
         # bwrap's own environment is readable inside (/proc/1/environ): never the grader's.
         env = jailcommand.worker_env()
     elif isolation == "process":
+        if hatchery_fd is not None:
+            raise OSError("no hatchery without bubblewrap")
         if LINUX:
             _become_subreaper()
         command = [jailcommand.python(), "-I", "-B", str(WORKER_DIR / "worker.py")]
@@ -259,7 +268,7 @@ def _spawn(isolation: str, limits: Limits, bwrap_path: str, pass_fds: tuple[int,
         env=env, cwd="/" if isolation == "process" and posix else None, start_new_session=posix,
         preexec_fn=functools.partial(_limit_resources, limits, _process_cap(isolation, limits, forks_refused), group,
                                      os.getpid()) if resource is not None else None,
-        close_fds=True, pass_fds=(*passed, *pass_fds, *(() if zygote_fd is None else (zygote_fd,))),
+        close_fds=True, pass_fds=(*passed, *pass_fds, *(fd for fd in (zygote_fd, hatchery_fd) if fd is not None)),
     )
     undo.clear()  # started: from here on it is kill()'s to undo
     process.stderr_file = stderr

@@ -23,7 +23,7 @@ class Settings:
     exercises: tuple[str, ...] = ()  # grade only these (check --exercise); all when empty
     quiet_lock: str = ""  # set by grade_batch for its pool: see quiet.py
     catalogue_dir: Path | None = None  # known mistakes, for the diagnosis (trusted side; never in a release)
-    workers: str = "zygote"  # "fresh": a new sandbox and interpreter per exercise, as before zygotes
+    workers: str = "hatched"  # "zygote": a sandbox per submission; "fresh": one per exercise, as before zygotes
     shard_size: int = 8  # students graded in one pytest session (1: a session each, as before shards)
     scripts: str = ""  # the file of the class's scripts and known verdicts (script.py), once recorded
     use_scripts: bool = True  # False: every call one by one, as before scripts (the same verdicts, slower)

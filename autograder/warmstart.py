@@ -43,7 +43,7 @@ def start_early(args: argparse.Namespace) -> tuple[Zygote, ...]:
     """Warm sandboxes, already starting, for check's quick way: one per exercise answered at once
     (:func:`lanes_for`); none where it would not use them."""
     chosen = chosen_isolation(args)
-    if chosen is None or getattr(args, "workers", "zygote") != "zygote" or not sandbox.zygote_possible(*chosen):
+    if chosen is None or getattr(args, "workers", "zygote") == "fresh" or not sandbox.zygote_possible(*chosen):
         return ()
     if room.shortfall(1):  # too few processes may start: the full way refuses, and says why
         return ()

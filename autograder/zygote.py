@@ -6,7 +6,9 @@ imported numpy and never runs student code (``forkserver.py``), and each exercis
 forked from it with pipes and a shared-memory arena of its own. The fork's child is exactly as
 fresh as a new interpreter for everything a student can change (numpy, ``sys.modules``,
 globals, threads); before each fork the zygote kills what the previous child left and empties
-/tmp. Each submission still gets a sandbox of its own, so students are as separated as before.
+/tmp. Each submission still gets a sandbox of its own, so students are as separated as before:
+started with bubblewrap, or, with ``--workers hatched``, hatched in a few milliseconds inside
+the session's warm sandbox (:mod:`autograder.hatching`), which pays for numpy once per session.
 
 Nothing the zygote says decides a verdict: it answers "forked" (the child proves itself by
 answering the load) and how a child ended (the wording of a crash). A zygote that is stopped,
@@ -22,13 +24,33 @@ import select
 import socket
 import subprocess
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from . import sandbox
 from .proctree import cpu_seconds
 
-WORKERS = ("zygote", "fresh")  # how workers start (--workers); the same results either way
+if TYPE_CHECKING:
+    from .hatching import Hatchery
+
+WORKERS = ("hatched", "zygote", "fresh")  # how workers start (--workers); the same results every way
 ANSWER_SECONDS = 5.0  # a healthy zygote answers in milliseconds; a busy host gets generous slack
 MAX_ANSWER = 256
+
+
+def ask(control: socket.socket | None, request: dict, fds: tuple[int, ...] = (), wait: float = ANSWER_SECONDS) -> dict | None:
+    """Send one request (with descriptors) and read its answer within ``wait`` seconds; None if anything is off."""
+    if control is None:
+        return None
+    try:
+        socket.send_fds(control, [json.dumps(request).encode()], list(fds))
+        ready, _, _ = select.select([control], [], [], wait)
+        if not ready:
+            return None
+        data = control.recv(MAX_ANSWER)
+        answer = json.loads(data.decode()) if data else None
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    return answer if isinstance(answer, dict) else None
 
 
 @dataclass
@@ -70,7 +92,8 @@ class Zygote:
     isolation: str
     limits: sandbox.Limits
     bwrap_path: str = ""
-    _process: object = None
+    hatchery: "Hatchery | None" = None  # the session's, which hatches this sandbox inside its own (hatching.py)
+    _process: object = None  # the sandbox: a started bwrap, or a sandbox hatched in the hatchery's
     _control: socket.socket | None = None
     _failed_starts: int = 0
     _forks: int = field(default=0)
@@ -113,16 +136,20 @@ class Zygote:
         if self._control is not None:
             self._control.close()
             self._control = None
-        if self._process is not None:
+        if isinstance(self._process, subprocess.Popen):
             sandbox.kill(self._process)
-            self._process = None
+        elif self._process is not None:
+            self._process.end()
+        self._process = None
 
     # --- internals ---------------------------------------------------------------------------
 
     def _start(self) -> bool:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            self._process = sandbox.spawn(self.isolation, self.limits, self.bwrap_path, zygote_fd=theirs.fileno())
+            hatched = self.hatchery.hatch(theirs.fileno()) if self.hatchery is not None else None
+            self._process = hatched or sandbox.spawn(self.isolation, self.limits, self.bwrap_path,
+                                                     zygote_fd=theirs.fileno())
         except (OSError, subprocess.SubprocessError):  # a failed preexec step is a SubprocessError
             ours.close()
             self._failed_starts += 1
@@ -156,20 +183,7 @@ class Zygote:
                             self._process.pid, before, self)
 
     def _ask(self, request: dict, fds: tuple[int, ...] = (), wait: float = ANSWER_SECONDS) -> dict | None:
-        """Send one request and read its answer within ``wait`` seconds; None if anything is off."""
-        control = self._control
-        if control is None:
-            return None
-        try:
-            socket.send_fds(control, [json.dumps(request).encode()], list(fds))
-            ready, _, _ = select.select([control], [], [], wait)
-            if not ready:
-                return None
-            data = control.recv(MAX_ANSWER)
-            answer = json.loads(data.decode()) if data else None
-        except (OSError, ValueError, UnicodeDecodeError):
-            return None
-        return answer if isinstance(answer, dict) else None
+        return ask(self._control, request, fds, wait)
 
     def _healthy(self) -> bool:
         """Seen from /proc by the grader: the sandbox runs, and nothing in it is stopped or traced."""

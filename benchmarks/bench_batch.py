@@ -1,17 +1,19 @@
 """Grades a synthetic class of N students end to end and prints what it cost; also `check`'s cold wall time.
 
     python benchmarks/bench_batch.py [N] [--jobs J] [--isolation auto|bubblewrap|process]
-                                     [--designs new,old] [--old-students M]
+                                     [--designs new,zygote,old] [--old-students M]
     python benchmarks/bench_batch.py [N] --sessions [--shard-size S] [--isolation ...]
 
 The class is mostly correct students (copies of solutions/), then one catalogue mistake each
 (about 20%), a file that does not import (5%) and, for 1%, a function that never returns. The run is
 `python grade.py grade` in a fresh process, writing results.json, the gradebook and every report;
 then the same command again, which finds every result stored and grades nobody. Each design
-(``--designs``: ``new``, workers forked from one warm sandbox per pytest session of 8 students,
-every check's calls sent at once from the scripts recorded on the reference, and exercises whose
-every answer is known scored without running their checks; ``old``, a fresh sandbox per
-exercise, a session per student and every call sent alone, as before all three) grades
+(``--designs``: ``new``, each student's workers forked from a sandbox hatched for it inside one
+warm sandbox per pytest session of 8 students, every check's calls sent at once from the scripts
+recorded on the reference, and exercises whose every answer is known scored without running
+their checks; ``zygote``, the same with a sandbox started by bubblewrap for each student; ``old``,
+a fresh sandbox per exercise, a session per student and every call sent alone, as before all
+of these) grades
 its own copy of the class in the same run, so their ratio holds on a noisy machine;
 ``--old-students`` grades only the first M students the old way, when the whole class would take
 too long. Last, `check` is timed in fresh interpreters: on solutions/ in the kit, and in a student
@@ -125,7 +127,8 @@ def grader_cpu(size: int, isolation: str, shard_size: int) -> int:
     return 0
 
 
-DESIGNS = {"new": ("--workers", "zygote"), "old": ("--workers", "fresh", "--shard-size", "1", "--no-scripts")}
+DESIGNS = {"new": ("--workers", "hatched"), "zygote": ("--workers", "zygote"),
+           "old": ("--workers", "fresh", "--shard-size", "1", "--no-scripts")}
 
 
 def main() -> int:
