@@ -89,7 +89,11 @@ def run(process, frames: list[bytes], cpu_limit: float, wall: float, budgets: tu
     sent = 0
     bodies: list[bytes] = []
     buffer = bytearray()
+    taken = 0  # bytes of ``buffer`` already cut into bodies: dropped once per read, not once per reply
     total = 0
+    poller = select.poll()  # not select(): a descriptor number above 1023 must work too
+    poller.register(stdout, select.POLLIN)
+    writing = False
     with quiet.hold(alone=False, wait_seconds=wall):
         start = time.monotonic()
         left = min((b.remaining() for b in budgets), default=float("inf"))
@@ -106,12 +110,14 @@ def run(process, frames: list[bytes], cpu_limit: float, wall: float, budgets: tu
                 return ended("budget")
             if now - call_start >= wall:
                 return ended("wall")
-            poller = select.poll()  # not select(): a descriptor number above 1023 must work too
-            poller.register(stdout, select.POLLIN)
             allowed = ends[gate] if gate is not None else len(data)
             pending = sent < allowed
-            if pending:
-                poller.register(stdin, select.POLLOUT)
+            if pending != writing:
+                if pending:
+                    poller.register(stdin, select.POLLOUT)
+                else:
+                    poller.unregister(stdin)
+                writing = pending
             timeout = min(POLL_SECONDS, budget_deadline - now, call_start + wall - now)
             events = dict(poller.poll(max(1, int(timeout * 1000))))
             if not events:
@@ -140,18 +146,22 @@ def run(process, frames: list[bytes], cpu_limit: float, wall: float, budgets: tu
                 chunk = b""
             if not chunk:
                 return ended("closed")
+            if taken:
+                del buffer[:taken]
+                taken = 0
             buffer += chunk
-            while len(buffer) >= codec.HEADER_SIZE and len(bodies) < len(frames):
-                (length,) = _LENGTH.unpack_from(buffer)
+            while len(buffer) - taken >= codec.HEADER_SIZE and len(bodies) < len(frames):
+                (length,) = _LENGTH.unpack_from(buffer, taken)
                 if codec.HEADER_SIZE + length > reply_bytes:  # as a lone call's reply is bounded
                     return ended("garbled", f"replies of more than {reply_bytes} bytes")
                 if keep and total + codec.HEADER_SIZE + length > reply_bytes * BATCH_REPLIES:
                     return ended("full")
-                if len(buffer) < codec.HEADER_SIZE + length:
+                if len(buffer) - taken < codec.HEADER_SIZE + length:
                     break
                 total += codec.HEADER_SIZE + length if keep else 0
-                bodies.append(bytes(buffer[codec.HEADER_SIZE:codec.HEADER_SIZE + length]) if keep else b"")
-                del buffer[:codec.HEADER_SIZE + length]
+                body = taken + codec.HEADER_SIZE
+                bodies.append(bytes(buffer[body:body + length]) if keep else b"")
+                taken = body + length
                 if gate is not None and len(bodies) - 1 == gate:
                     holds[gate]()
                     gate = next(gates, None)
