@@ -34,6 +34,7 @@ import json
 import os
 import select
 import socket
+import stat
 import struct
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWPID, CLONE_NEWNET = 0x20000, 0x4000000, 0x8000000, 0x20000000, 0x40000000
@@ -41,6 +42,10 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVA
 PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
 PROC_COVERED = ("sys", "sysrq-trigger", "irq", "bus")  # read-only, as bubblewrap's --proc leaves them
+DEVICES = ("null", "zero", "full", "random", "urandom", "tty")  # the host's nodes bubblewrap's --dev binds
+STATVFS_FLAGS = ((os.ST_NOSUID, MS_NOSUID), (os.ST_NODEV, MS_NODEV), (os.ST_NOEXEC, MS_NOEXEC),
+                 (getattr(os, "ST_NOATIME", 1024), 1024), (getattr(os, "ST_NODIRATIME", 2048), 2048),
+                 (getattr(os, "ST_RELATIME", 4096), 1 << 21))
 MAX_REQUEST = 1024
 FURNISH_SECONDS = 10.0  # a hatch takes milliseconds; a busy host gets generous slack
 
@@ -125,6 +130,13 @@ def _hatch(libc, zygote_fd: int, tmp_bytes: int, pid_write: int, ready_write: in
             libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
             _furnish(libc, tmp_bytes)
             _close_all_but(zygote_fd, ready_write, *kept)
+            # Standard input, output and error (and ``kept``: /dev/null) were the hatchery's open file,
+            # shared by every sandbox it hatched: locks, signal owners and flags set on it would
+            # outlive a student. Each sandbox opens its own.
+            fresh = os.open("/dev/null", os.O_RDWR)
+            for fd in {0, 1, 2, *kept}:
+                os.dup2(fresh, fd)
+            os.close(fresh)
             os.write(ready_write, b"R")
             os.close(ready_write)
         except BaseException:  # noqa: BLE001 - never a half-furnished sandbox: the hatchery says "not ok"
@@ -151,7 +163,12 @@ def _furnish(libc, tmp_bytes: int) -> None:
     their own, and no capability left."""
     if os.listdir("/tmp"):  # the sandbox binds a path under the host's /tmp (a Python there): a new
         raise OSError(errno.EBUSY, "/tmp holds the runtime")  # /tmp would hide it; each student gets a sandbox of its own
-    _mount(libc, b"tmpfs", b"/tmp", b"tmpfs", MS_NOSUID | MS_NODEV, f"size={tmp_bytes},mode=755".encode())
+    # Bounded in files too, not only in bytes: an empty file holds about a kilobyte of kernel memory.
+    _mount(libc, b"tmpfs", b"/tmp", b"tmpfs", MS_NOSUID | MS_NODEV,
+           f"size={tmp_bytes},nr_inodes={max(1024, tmp_bytes // 4096)},mode=755".encode())
+    # bubblewrap made one /dev/pts for the hatchery: a student could leave marks on it (its times,
+    # its mode) for the next. Each sandbox gets an instance of its own.
+    _mount(libc, b"devpts", b"/dev/pts", b"devpts", MS_NOSUID | MS_NOEXEC, b"newinstance,ptmxmode=0666,mode=620")
     if libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None) == 0:
         for name in PROC_COVERED:
             path = f"/proc/{name}".encode()
@@ -165,9 +182,35 @@ def _furnish(libc, tmp_bytes: int) -> None:
         raise OSError(ctypes.get_errno(), "mount /proc")
     os.setsid()
     os.chdir("/tmp")
+    lock_down(libc)
+
+
+def lock_down(libc=None) -> None:
+    """The host's device nodes read-only, then no capability, for good: the first thing a sandbox's
+    first process does with the CAP_SYS_ADMIN bubblewrap gave it (worker.py), and the last a hatched
+    sandbox's does. Raises where either cannot be done: then the sandbox does not start."""
+    libc = libc or ctypes.CDLL(None, use_errno=True)
+    # A mount namespace of our own first: one bubblewrap made as root is owned by the host's user
+    # namespace, and only one owned by the sandbox's lets us remount anything.
+    if libc.unshare(CLONE_NEWNS) != 0 or libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+        raise OSError(ctypes.get_errno(), "a mount namespace of its own")
+    _devices_read_only(libc)
     if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "no_new_privs")
     _drop_capabilities(libc)
+
+
+def _devices_read_only(libc) -> None:
+    """The device nodes bubblewrap binds from the host (/dev/null, /dev/zero, ...), read-only: still
+    read and written as devices, but their mode and times, which are the host's own (and which a
+    student whose uid is the host's root, as under bubblewrap started by root, could change), can
+    no longer be changed from here."""
+    for name in DEVICES:
+        path = f"/dev/{name}"
+        if os.path.exists(path) and stat.S_ISCHR(os.stat(path).st_mode):
+            kept = os.statvfs(path).f_flag  # a remount must keep the flags it was given (locked ones above all)
+            flags = MS_REMOUNT | MS_BIND | MS_RDONLY | sum(ms for st, ms in STATVFS_FLAGS if kept & st)
+            _mount(libc, None, path.encode(), None, flags)
 
 
 def _mount(libc, source, target, kind, flags: int, data=None) -> None:

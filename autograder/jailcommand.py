@@ -154,6 +154,16 @@ def userns_lockdown(binary: str) -> tuple[str, ...]:
     return flags if probe is not None and probe.returncode == 0 else ()
 
 
+@functools.lru_cache(maxsize=None)
+def grants_admin(binary: str) -> bool:
+    """Whether this bwrap gives its sandbox's first process CAP_SYS_ADMIN in the sandbox's user
+    namespace (--cap-add, refused by a setuid bwrap and by some hosts). The worker uses it to make
+    the host's device nodes read-only before it drops every capability (worker.py), and the
+    hatchery to make each student's namespaces (hatchery.py)."""
+    probe = feature_probe([binary, *userns_lockdown(binary), "--cap-add", "CAP_SYS_ADMIN", "--ro-bind", "/", "/", "true"])
+    return probe is not None and probe.returncode == 0
+
+
 def bwrap_prefix(bwrap_path: str, limits: Limits = Limits()) -> list[str]:
     command = [
         bwrap_path, "--die-with-parent", "--unshare-all", *userns_lockdown(bwrap_path), "--new-session",

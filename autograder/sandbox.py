@@ -208,21 +208,24 @@ def _spawn(isolation: str, limits: Limits, bwrap_path: str, pass_fds: tuple[int,
         undo += [functools.partial(os.close, status_read), functools.partial(os.close, status_write)]
         program = jailcommand.seccomp_program(bwrap_path)
         forks_refused = program is not None
-        zygote_env = {}
+        admin = jailcommand.grants_admin(bwrap_path)
+        if hatchery_fd is not None and not admin:
+            raise OSError("no hatchery where bwrap will not grant CAP_SYS_ADMIN in the sandbox")
+        # The first process makes the host's device nodes read-only and drops every capability
+        # before anything else runs (worker.py); the hatchery keeps its own (hatchery.py).
+        zygote_env = {"GRADER_LOCK_DEVICES": "1"} if admin and hatchery_fd is None else {}
         if zygote_fd is not None or hatchery_fd is not None:
             if program is None:
                 raise OSError("no zygote without the seccomp filter")
-            zygote_env = {"GRADER_ZYGOTE": str(zygote_fd), "GRADER_ZYGOTE_SWEEP": "1", "GRADER_SECCOMP": program.hex()} \
+            zygote_env |= {"GRADER_ZYGOTE": str(zygote_fd), "GRADER_ZYGOTE_SWEEP": "1", "GRADER_SECCOMP": program.hex()} \
                 if hatchery_fd is None else \
                 {"GRADER_HATCHERY": str(hatchery_fd), "GRADER_TMP_BYTES": str(limits.tmp_bytes), "GRADER_SECCOMP": program.hex()}
             program = None
         filter_fd = jailcommand.readable(program) if program is not None else None
         if filter_fd is not None:
             undo.append(functools.partial(os.close, filter_fd))
-        # The hatchery makes each student's namespaces and mounts: CAP_SYS_ADMIN in the sandbox's
-        # user namespace, which no student's process keeps (hatchery.py).
         command = jailcommand.bwrap_command(bwrap_path, jailcommand.python(), limits, status_write, filter_fd, zygote_env,
-                                            caps=("CAP_SYS_ADMIN",) if hatchery_fd is not None else ())
+                                            caps=("CAP_SYS_ADMIN",) if admin else ())
         passed = (status_write,) if filter_fd is None else (status_write, filter_fd)
         # bwrap's own environment is readable inside (/proc/1/environ): never the grader's.
         env = jailcommand.worker_env()

@@ -1,6 +1,7 @@
 """A seccomp filter for the bubblewrap sandbox: no system call that holds host RAM outside every limit.
 
-A SysV shared-memory segment lives in the sandbox's IPC namespace until the sandbox ends, a memfd
+A SysV shared-memory segment (or semaphore set, or message queue) lives in the sandbox's IPC
+namespace until the sandbox ends (a red team held 1.5 GB in semaphores under a 1 GiB limit), a memfd
 is RAM in a file nobody sees, and a socket pair holds its unread buffers in the kernel (some
 200 kB each, one pair per two descriptors); none is counted by the address-space limit, and
 without a control group nothing else bounds them: a few processes can hold gigabytes. A numpy
@@ -13,7 +14,11 @@ while its worker lives. It also refuses new processes (fork, vfork, a clone that
 clone3, which answers ENOSYS so the C library falls back to clone): a student needs none, and
 without them no per-user process limit is needed, which without root would be counted across
 everything the grading user runs on the host. io_uring is refused too: its requests open sockets
-(and do much else) without the system calls above ever being made. Threads stay allowed. Built by hand as classic BPF,
+(and do much else) without the system calls above ever being made. So are the calls that tell or
+set which pages of a file are in the host's page cache (mincore, cachestat, readahead, fadvise,
+preadv2/pwritev2 with their RWF_NOWAIT, madvise's COLD and PAGEOUT): every sandbox reads the same
+runtime files, and a red team passed 64 bits a run from one student to the next through which of
+their pages were cached. Threads stay allowed. Built by hand as classic BPF,
 so no library is needed; on an architecture it does not know, :func:`program` returns None and no
 filter is used.
 """
@@ -24,22 +29,28 @@ import errno
 import platform
 import struct
 
-_ARCHES = {  # machine: (AUDIT_ARCH_*, {refused system call: number}, clone, clone3)
+_ARCHES = {  # machine: (AUDIT_ARCH_*, {refused system call: number}, clone, clone3, madvise)
     "x86_64": (0xC000003E, {"shmget": 29, "memfd_create": 319, "socket": 41, "socketpair": 53,
                             "fork": 57, "vfork": 58, "mq_open": 240, "add_key": 248, "request_key": 249,
                             "keyctl": 250, "inotify_init": 253, "inotify_init1": 294, "fanotify_init": 300,
                             "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297, "io_uring_setup": 425,
-                            "io_uring_enter": 426, "io_uring_register": 427}, 56, 435),
+                            "io_uring_enter": 426, "io_uring_register": 427, "semget": 64, "msgget": 68,
+                            "mincore": 27, "readahead": 187, "fadvise64": 221, "preadv2": 327, "pwritev2": 328,
+                            "cachestat": 451}, 56, 435, 28),
     "aarch64": (0xC00000B7, {"shmget": 194, "memfd_create": 279, "socket": 198, "socketpair": 199,
                              "mq_open": 180, "add_key": 217, "request_key": 218, "keyctl": 219,
                              "inotify_init1": 26, "fanotify_init": 262, "rt_sigqueueinfo": 138,
                              "rt_tgsigqueueinfo": 240, "io_uring_setup": 425, "io_uring_enter": 426,
-                             "io_uring_register": 427}, 220, 435),
+                             "io_uring_register": 427, "semget": 190, "msgget": 186, "mincore": 232,
+                             "readahead": 213, "fadvise64": 223, "preadv2": 286, "pwritev2": 287,
+                             "cachestat": 451}, 220, 435, 233),
 }
 _CLONE_THREAD = 0x00010000
 _X32_BIT = 0x40000000  # x86_64's x32 ABI: the same calls under other numbers
 _LOAD_WORD, _JUMP_EQUAL, _JUMP_SET, _RETURN = 0x20, 0x15, 0x45, 0x06
 _NUMBER_OFFSET, _ARCH_OFFSET, _FLAGS_OFFSET = 0, 4, 16  # in struct seccomp_data (flags: args[0], low word)
+_ADVICE_OFFSET = 32  # args[2], low word: madvise's advice
+_MADV_COLD, _MADV_PAGEOUT = 20, 21
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
 
 
@@ -48,7 +59,7 @@ def program(machine: str | None = None) -> bytes | None:
     machine = machine or platform.machine()
     if machine not in _ARCHES:
         return None
-    arch, calls, clone, clone3 = _ARCHES[machine]
+    arch, calls, clone, clone3, madvise = _ARCHES[machine]
     refuse = (_RETURN, 0, 0, _ERRNO | errno.EPERM)
     steps = [(_LOAD_WORD, 0, 0, _ARCH_OFFSET), (_JUMP_EQUAL, 1, 0, arch), refuse,
              (_LOAD_WORD, 0, 0, _NUMBER_OFFSET)]
@@ -56,6 +67,10 @@ def program(machine: str | None = None) -> bytes | None:
         steps += [(_JUMP_SET, 0, 1, _X32_BIT), refuse]
     for number in sorted(calls.values()):
         steps += [(_JUMP_EQUAL, 0, 1, number), refuse]
+    # madvise stays (the C library's allocator needs it), but not the advice that evicts the pages
+    # of a file every sandbox reads (each page cached or not is a bit another student can read).
+    steps += [(_JUMP_EQUAL, 0, 5, madvise), (_LOAD_WORD, 0, 0, _ADVICE_OFFSET),
+              (_JUMP_EQUAL, 2, 0, _MADV_COLD), (_JUMP_EQUAL, 1, 0, _MADV_PAGEOUT), (_RETURN, 0, 0, _ALLOW), refuse]
     steps += [(_JUMP_EQUAL, 0, 1, clone3), (_RETURN, 0, 0, _ERRNO | errno.ENOSYS),
               (_JUMP_EQUAL, 0, 3, clone), (_LOAD_WORD, 0, 0, _FLAGS_OFFSET),
               (_JUMP_SET, 1, 0, _CLONE_THREAD), (_RETURN, 0, 0, _ERRNO | errno.EAGAIN)]

@@ -304,6 +304,8 @@ def main() -> int:
     parent = os.getppid()
     for name in PRELOAD:
         importlib.import_module(name)
+    if os.environ.pop("GRADER_LOCK_DEVICES", None):  # bubblewrap gave us CAP_SYS_ADMIN for this alone
+        hatchery.lock_down()
     if os.environ.get("GRADER_DROP_PRIVILEGES"):
         _drop_privileges(os.environ.pop("GRADER_DROP_PRIVILEGES"))
     elif os.environ.pop("GRADER_LEAVE_NETWORK", None):

@@ -8,6 +8,7 @@ a probe file in each, through the client as a check would.
 
 from __future__ import annotations
 
+import os
 import subprocess
 
 import pytest
@@ -132,3 +133,63 @@ def test_a_hatchery_that_cannot_start_leaves_each_student_a_sandbox_of_its_own(p
         module.close()
         zygote.close()
         broken.close()
+
+
+# What a red team passed from one hatched student to the next, and what, as root, it changed on
+# the host itself: the hatchery's /dev/pts (its times), the hatchery's open /dev/null (a lock, a
+# signal owner, its flags) and the host's device nodes (their mode and times).
+MARKS = '''
+import fcntl, os
+
+def leave_marks():
+    done = []
+    # The host's /dev/null gets back its own mode and times: where this is let through (the bug
+    # this looks for), it changes nothing, and says so.
+    null = os.stat("/dev/null")
+    for path, times in (("/dev/pts", (111, 222)), ("/dev/pts/ptmx", (333, 444)),
+                        ("/dev/null", (null.st_atime_ns, null.st_mtime_ns))):
+        try:
+            os.utime(path, ns=times)
+            done.append("times of " + path)
+        except OSError:
+            pass
+    try:
+        os.chmod("/dev/null", null.st_mode & 0o7777)
+        done.append("mode of /dev/null")
+    except OSError:
+        pass
+    fcntl.fcntl(0, 10, 42)  # F_SETSIG on what fd 0 is open to
+    fcntl.fcntl(0, fcntl.F_SETFL, os.O_APPEND)
+    return done
+
+def read_marks():
+    times = [os.stat(p).st_mtime_ns for p in ("/dev/pts", "/dev/pts/ptmx", "/dev/null")]
+    with open("/dev/null", "w") as sink, open("/dev/urandom", "rb") as source:
+        sink.write("still a device")
+        drawn = len(source.read(8))
+    return {"times": times, "signal": fcntl.fcntl(0, 11), "append": bool(fcntl.fcntl(0, fcntl.F_GETFL) & os.O_APPEND),
+            "drawn": drawn}
+'''
+
+
+def test_no_mark_a_student_leaves_on_devices_or_standard_streams_reaches_the_next_or_the_host(hatchery, tmp_path):
+    path = tmp_path / "marks.py"
+    path.write_text(MARKS)
+    before = os.stat("/dev/null")
+    seen = []
+    for function in ("leave_marks", "read_marks"):
+        zygote = Zygote("bubblewrap", LIMITS, hatchery.bwrap_path, hatchery=hatchery)
+        zygote.start()
+        module = StudentModule(path, "marks", "bubblewrap", LIMITS, hatchery.bwrap_path, zygote=zygote)
+        try:
+            seen.append(module.call(function).value)
+        finally:
+            module.close()
+            zygote.close()
+    done, found = seen
+    # Its own /dev/pts it may mark (the next student gets another); the host's /dev/null, never.
+    assert not [what for what in done if "/dev/null" in what], f"a student changed {done}"
+    assert 222 not in found["times"] and 444 not in found["times"]
+    assert (found["signal"], found["append"], found["drawn"]) == (0, False, 8)
+    after = os.stat("/dev/null")
+    assert (after.st_mode, after.st_mtime_ns) == (before.st_mode, before.st_mtime_ns)
