@@ -18,7 +18,7 @@ from autograder.client import StudentModule
 from autograder.hatching import Hatched, Hatchery
 from autograder.zygote import Zygote
 
-pytestmark = pytest.mark.skipif(not sandbox.zygote_possible("bubblewrap"), reason="no bubblewrap with seccomp here")
+pytestmark = [pytest.mark.host, pytest.mark.skipif(not sandbox.zygote_possible("bubblewrap"), reason="no bubblewrap with seccomp here")]
 
 LIMITS = sandbox.Limits()
 

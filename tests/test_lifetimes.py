@@ -14,6 +14,8 @@ import pytest
 from autograder import sandbox
 from conftest import ROOT
 
+pytestmark = pytest.mark.host  # its outcome depends on the host: CI runs it again as a new user
+
 SLEEPER = "import time\n\n\ndef matrix_gradient_norms(depth, dim, weight_std, rng):\n    time.sleep(10**6)\n"
 
 
