@@ -18,9 +18,9 @@ import fcntl
 import os
 from dataclasses import dataclass
 
-import numpy as np
-
 from . import codec
+
+np = codec.Later("numpy", globals(), "np")  # imported when an array is first shared
 
 ALIGN = 64
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numbers
 
-import numpy as np
-
-from .codec import RngSpec
+from .codec import Later, RngSpec
 from .problems import CheckFailed
+
+np = Later("numpy", globals(), "np")  # imported at the first check that reads a value (codec.Later)
 
 
 def fail(message: str, hint: str = "") -> None:

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import arena, codec, draws, sandbox, wording
+from . import arena, codec, sandbox, wording
 from .budget import Budget
 from .checks import call_text
 from .conversation import Conversation, waited
@@ -138,13 +138,15 @@ class StudentModule(Conversation, Scripted):
 
     def _result(self, reply: dict, args: tuple, kwargs: dict, return_args: bool, slots: list, where: dict,
                 seen: tuple, function: str) -> CallResult:
+        from .draws import decode_logs  # numpy's Generator: imported where a reply is first read (codec.Later)
+
         started, tally = time.monotonic(), codec.Tally(MAX_REPLY_ARRAYS)
         try:
             observed = arena.as_arrays(slots, seen) if slots else []
             resolve = arena.resolve_reported(observed)
             result = CallResult(
                 value=codec.decode(reply.get("value"), tally=tally),
-                draws=tuple(draws.decode_logs(reply.get("draws", []), tally)),
+                draws=tuple(decode_logs(reply.get("draws", []), tally)),
                 warnings=tuple(str(w)[:300] for w in reply.get("warnings", [])[:20] if isinstance(w, str)),
                 args_after=arena.after_call(list(args), codec.decode(reply["args_after"], shared=resolve, tally=tally),
                                             where, slots, observed) if return_args else None,

@@ -21,8 +21,6 @@ try:
 except ImportError:  # Windows
     resource = None
 
-import numpy as np
-
 from . import room
 from .client import StudentModule
 from .codec import RngSpec
@@ -68,6 +66,8 @@ def _reason(problem: StudentProblem, stderr: str, limits: Limits, isolation: str
 
 def prove(isolation: str, limits: Limits, bwrap_path: str = "") -> None:
     """Raise :class:`HostProblem` unless a correct submission gets correct answers through the sandbox."""
+    import numpy as np  # only here: check's quick way proves no sandbox, and imports no numpy
+
     low = hard_limit_below(limits)
     if low:
         raise HostProblem(low)

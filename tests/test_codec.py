@@ -183,3 +183,17 @@ def test_every_array_is_written_as_np_save_writes_it(array, layout):
     elif layout == "transposed":
         array = array.T
     assert codec._npy_bytes(array) == _payload(array)
+
+
+def test_a_later_module_is_imported_at_first_use_and_then_takes_its_stand_ins_place():
+    namespace: dict = {}
+    namespace["json_module"] = codec.Later("json", namespace, "json_module")
+    assert isinstance(namespace["json_module"], codec.Later)
+    assert namespace["json_module"].dumps([1]) == "[1]"
+    assert namespace["json_module"] is json
+
+
+def test_a_later_module_that_does_not_exist_fails_at_first_use_with_the_import_error():
+    stand_in = codec.Later("no_such_module_here", {}, "missing")
+    with pytest.raises(ModuleNotFoundError, match="no_such_module_here"):
+        stand_in.anything

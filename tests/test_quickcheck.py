@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -17,7 +19,7 @@ import pytest
 from autograder import cli, runner
 from autograder.catalogue import Kind, compose, load_entries
 from autograder.quickcheck import in_lanes
-from conftest import CATALOGUE, SOLUTIONS
+from conftest import CATALOGUE, ROOT, SOLUTIONS
 
 SEED = "7"
 BROKEN_SYNTAX = "\ndef broken(:\n"
@@ -136,3 +138,13 @@ def test_a_folder_answered_as_before_in_every_exercise_goes_no_full_way(tmp_path
     _, whole = check(folder, "--no-scripts")
     assert quick == whole
     capsys.readouterr()
+
+
+def test_a_folder_answered_as_before_is_checked_without_loading_numpy(tmp_path, cache):
+    """numpy's import is a tenth of check's wall time and the quick way reads no array: it loads none."""
+    folder = submission(tmp_path / "student", "residual", (SOLUTIONS / "residual.py").read_text())
+    probe = ("import sys; from autograder import cli; "
+             f"code = cli.main(['check', {str(folder)!r}, '--seed', {SEED!r}]); "
+             "print('exit', code, 'numpy' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.stdout.splitlines()[-1] == "exit 0 False", done.stdout[-2000:] + done.stderr[-2000:]
