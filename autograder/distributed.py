@@ -28,7 +28,7 @@ from . import preflight, sandbox
 from .submission import MAX_SOURCE_BYTES
 from .errors import GradeError
 from .model import StudentResult, load_course
-from .runner import Settings, failed_student, grade_one, grade_shard, shards
+from .runner import Settings, collected, failed_student, grade_one, grade_shard, shards
 from .scratch import scratch
 
 
@@ -156,7 +156,13 @@ def check_cluster(client, settings: Settings) -> None:
 
 def grade_on_dask(students: list[tuple[str, Path]], settings: Settings, scheduler: str,
                   on_done: Callable[[StudentResult], None] = lambda result: None, client=None) -> list[StudentResult]:
-    """Grade every student on the cluster; results come back in the order given."""
+    """:func:`deliver_on_dask`, with every result also returned in the order given (the class held at once)."""
+    return collected(students, lambda keep: deliver_on_dask(students, settings, scheduler, keep, client), on_done)
+
+
+def deliver_on_dask(students: list[tuple[str, Path]], settings: Settings, scheduler: str,
+                    on_done: Callable[[StudentResult], None], client=None) -> None:
+    """Grade every student on the cluster, each result to ``on_done`` as it comes; none is held here."""
     own = client is None
     client = client or _connect(scheduler)
     try:
@@ -168,12 +174,10 @@ def grade_on_dask(students: list[tuple[str, Path]], settings: Settings, schedule
             kit["solutions"] = _tree(settings.reference_dir)
         digest = hashlib.sha256(repr(sorted((p, sorted(f.items())) for p, f in kit.items())).encode()).hexdigest()[:16]
         [kit_future] = client.scatter([kit], broadcast=True)
-        results: dict[str, StudentResult] = {}
         gradable = []
         for sid, folder in students:
             if folder.is_symlink() or not folder.is_dir():
-                results[sid] = grade_one(sid, folder, settings)  # refused without running anything
-                on_done(results[sid])
+                on_done(grade_one(sid, folder, settings))  # refused without running anything
             else:
                 gradable.append((sid, _student_files(folder, names)))
 
@@ -183,11 +187,9 @@ def grade_on_dask(students: list[tuple[str, Path]], settings: Settings, schedule
 
         def deliver(done: list[StudentResult]) -> None:
             for result in done:
-                results[result.id] = result
                 on_done(result)
         workers = len(client.scheduler_info().get("workers", {}))
         _gather(submit, shards(gradable, settings.shard_size, workers), deliver, course)
-        return [results[sid] for sid, _folder in students]
     finally:
         if own:
             client.close()

@@ -22,7 +22,7 @@ from .output import locked
 from .progress import ProgressLine
 from .render.inert import one_line
 from .render.terminal import render_class_summary
-from .runner import grade_batch
+from .runner import deliver_batch
 from .scratch import scratch
 from .store import ResultStore, Terms
 from .stored import RunIdentity, check_mergeable, check_writable, index_stored
@@ -140,9 +140,9 @@ def _grade_with_progress(students, course, graders, settings, store, described, 
     """Grade what the store does not hold yet, with a progress line on stderr."""
     def grade(chosen, chosen_settings, on_done):
         if args.executor == "dask":
-            from .distributed import grade_on_dask
-            return grade_on_dask(chosen, chosen_settings, args.scheduler, on_done)
-        return grade_batch(chosen, chosen_settings, args.jobs, on_done)
+            from .distributed import deliver_on_dask
+            return deliver_on_dask(chosen, chosen_settings, args.scheduler, on_done)
+        return deliver_batch(chosen, chosen_settings, args.jobs, on_done)
 
     progress = []
 

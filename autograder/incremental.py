@@ -21,8 +21,9 @@ from .runner import Settings, failed_student
 from .store import ResultStore, Stored
 from .submission import MAX_SOURCE_BYTES
 
-# grade(students, settings, on_done) -> results: grade_batch with its jobs, or grade_on_dask
-Grade = Callable[[list[tuple[str, Path]], Settings, Callable[[StudentResult], None]], list[StudentResult]]
+# grade(students, settings, on_done): deliver_batch with its jobs, or deliver_on_dask; each result
+# goes to on_done, which stores it, and nothing is returned (a class is never held whole)
+Grade = Callable[[list[tuple[str, Path]], Settings, Callable[[StudentResult], None]], None]
 
 
 @dataclass(frozen=True)

@@ -91,13 +91,14 @@ def _post(spool: Path, result: StudentResult) -> None:
 
 
 def grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: int,
-                  on_done: Callable[[StudentResult], None]) -> list[StudentResult]:
-    """Every student's result, in the order given; ``on_done`` gets each as soon as it arrives."""
-    results: dict[str, StudentResult] = {}
+                  on_done: Callable[[StudentResult], None]) -> None:
+    """Every student's result to ``on_done``, once, as soon as it arrives; none is held here, so the
+    run's memory does not grow with the class."""
+    arrived_ids: set[str] = set()
 
     def arrived(result: StudentResult) -> None:
-        if result.id not in results:
-            results[result.id] = result
+        if result.id not in arrived_ids:
+            arrived_ids.add(result.id)
             on_done(result)
 
     pending = list(students)
@@ -131,13 +132,12 @@ def grade_in_pool(students: list[tuple[str, Path]], settings: Settings, jobs: in
                         except Exception:  # noqa: BLE001  (a broken pool: retried below)
                             continue
             _drain(Path(spool), arrived, expected)  # what was posted after the last look, as the pool broke
-            pending = [(sid, folder) for sid, folder in pending if sid not in results]
+            pending = [(sid, folder) for sid, folder in pending if sid not in arrived_ids]
     course = load_course(settings.graders_dir)
     for sid, _folder in pending:
         # Ended from outside (the OOM killer, say) while this student waited in its shard: not the submission's doing.
         arrived(failed_student(sid, course, f"{GRADER_FAILED}: the process grading this part of the class was ended "
                                             "twice before this submission's result was in; this is not your fault."))
-    return [results[sid] for sid, _folder in students]
 
 
 def _drain(spool: Path, arrived: Callable[[StudentResult], None], expected: set[str]) -> None:

@@ -273,30 +273,50 @@ def with_scripts(settings: Settings, folder: Path) -> Settings:
     return replace(settings, scripts=record_scripts(settings, folder / "scripts.json"))
 
 
-def grade_batch(students: list[tuple[str, Path]], settings: Settings, jobs: int,
-                on_done: Callable[[StudentResult], None] = lambda result: None) -> list[StudentResult]:
-    """Grade every student, a shard of them per pytest session and ``jobs`` sessions at a time;
-    ``on_done`` gets each result as soon as it is known; results come back in the order given."""
+def deliver_batch(students: list[tuple[str, Path]], settings: Settings, jobs: int,
+                  on_done: Callable[[StudentResult], None]) -> None:
+    """Grade every student, a shard of them per pytest session and ``jobs`` sessions at a time, and
+    hand each result to ``on_done`` as soon as it is known. Nothing is held here once handed over, so
+    a class of any size grades in the same memory (``grade`` stores each result as it comes)."""
     if settings.use_scripts and not settings.scripts and sandbox.user_files_out_of_reach(settings.isolation):
         # No student can write the user's cache here, so the class's scripts are kept there as
         # check keeps them (scriptcache.py): a rerun or a resumed run records nothing again.
         kept = scriptcache.scripts_for(settings, record_scripts)
         if kept:
-            return _grade_batch(students, replace(settings, scripts=kept), jobs, on_done)
+            _deliver_batch(students, replace(settings, scripts=kept), jobs, on_done)
+            return
     with scratch("scripts") as folder:  # hidden inputs: the run's own, removed with it
-        return _grade_batch(students, with_scripts(settings, folder), jobs, on_done)
+        _deliver_batch(students, with_scripts(settings, folder), jobs, on_done)
 
 
-def _grade_batch(students: list[tuple[str, Path]], settings: Settings, jobs: int,
-                 on_done: Callable[[StudentResult], None]) -> list[StudentResult]:
+def grade_batch(students: list[tuple[str, Path]], settings: Settings, jobs: int,
+                on_done: Callable[[StudentResult], None] = lambda result: None) -> list[StudentResult]:
+    """:func:`deliver_batch`, with every result also returned in the order given: the whole class
+    held at once, for a few students (validation, mutants, tests)."""
+    return collected(students, lambda keep: deliver_batch(students, settings, jobs, keep), on_done)
+
+
+def collected(students: list[tuple[str, Path]], deliver: Callable[[Callable[[StudentResult], None]], None],
+              on_done: Callable[[StudentResult], None]) -> list[StudentResult]:
+    """What ``deliver`` hands over, each passed on to ``on_done`` and kept, in the order of ``students``."""
+    results: dict[str, StudentResult] = {}
+
+    def keep(result: StudentResult) -> None:
+        results[result.id] = result
+        on_done(result)
+    deliver(keep)
+    return [results[sid] for sid, _folder in students]
+
+
+def _deliver_batch(students: list[tuple[str, Path]], settings: Settings, jobs: int,
+                   on_done: Callable[[StudentResult], None]) -> None:
     if jobs <= 1 or len(students) <= 1:
-        results = []
         for shard in shards(students, settings.shard_size, 1):
-            results.extend(grade_shard(shard, settings, on_done))
-        return results
+            grade_shard(shard, settings, on_done)
+        return
     from .pool import grade_in_pool  # the pool grades with grade_shard: imported when first needed
     with tempfile.NamedTemporaryFile(prefix="gradient-kit-quiet-") as lock:
-        return grade_in_pool(students, replace(settings, quiet_lock=lock.name), jobs, on_done)
+        grade_in_pool(students, replace(settings, quiet_lock=lock.name), jobs, on_done)
 
 
 def shards(students: list[tuple[str, Path]], size: int, jobs: int) -> list[list[tuple[str, Path]]]:

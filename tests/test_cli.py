@@ -322,7 +322,7 @@ def test_an_output_folder_that_cannot_be_written_is_refused_before_grading(capsy
     # Root may write anywhere, so the permission answer is faked; what is tested is the refusal.
     monkeypatch.setattr(stored_module.os, "access", lambda path, mode: str(path) != str(tmp_path / "locked"))
     from autograder import gradecmd
-    monkeypatch.setattr(gradecmd, "grade_batch", lambda *a, **k: pytest.fail("graded although nothing could be saved"))
+    monkeypatch.setattr(gradecmd, "deliver_batch", lambda *a, **k: pytest.fail("graded although nothing could be saved"))
     code, _, err = run(capsys, "grade", str(tmp_path / "class"), "--out", str(tmp_path / "locked" / "out"), *FAST)
     assert code == 2 and "is not writable" in err and err.count("\n") == 1
     assert not (tmp_path / "locked" / "out").exists()
