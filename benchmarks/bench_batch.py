@@ -75,20 +75,45 @@ def make_class(into: Path, size: int) -> dict[str, int]:
     return kinds
 
 
-# Runs the command and reports, from its own getrusage, the CPU of everything it waited for and
-# the largest resident set among them: one run's figures, whatever ran before it in this bench.
-MEASURE = ("import resource, subprocess, sys, json\n"
-           "run = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)\n"
+# Runs the command and reports, from its own getrusage, the CPU of everything it waited for, and
+# the peak memory (VmHWM) of the grading process and of the largest of its own children (the pool
+# processes), read from /proc every 0.2 s while it runs. Not getrusage's ru_maxrss: that is the
+# largest of every descendant, a student's worker included, which says nothing of the grader.
+MEASURE = ("import json, os, resource, subprocess, sys, threading, time\n"
+           "def hwm(pid):\n"
+           "    try:\n"
+           "        for line in open(f'/proc/{pid}/status'):\n"
+           "            if line.startswith('VmHWM:'):\n"
+           "                return int(line.split()[1])\n"
+           "    except OSError:\n"
+           "        pass\n"
+           "    return 0\n"
+           "def children(pid):\n"
+           "    try:\n"
+           "        return [int(c) for c in open(f'/proc/{pid}/task/{pid}/children').read().split()]\n"
+           "    except OSError:\n"
+           "        return []\n"
+           "run = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)\n"
+           "peaks = {'grader': 0, 'pool': 0}\n"
+           "def watch():\n"
+           "    while run.poll() is None:\n"
+           "        peaks['grader'] = max(peaks['grader'], hwm(run.pid))\n"
+           "        peaks['pool'] = max([peaks['pool']] + [hwm(c) for c in children(run.pid)])\n"
+           "        time.sleep(0.2)\n"
+           "watcher = threading.Thread(target=watch, daemon=True)\n"
+           "watcher.start()\n"
+           "out = run.communicate()[0]\n"
            "usage = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
-           "said = [line for line in run.stdout.splitlines() if 'graded now' in line]\n"
-           "print(json.dumps([usage.ru_utime + usage.ru_stime, usage.ru_maxrss, run.returncode, said[-1:]]))\n")
+           "said = [line for line in out.splitlines() if 'graded now' in line]\n"
+           "print(json.dumps([usage.ru_utime + usage.ru_stime, [peaks['grader'], peaks['pool']], run.returncode, said[-1:]]))\n")
 
 
 CPUACCT = Path("/sys/fs/cgroup/cpuacct")  # cgroup v1's CPU accounting, writable by root
 
 
-def timed_run(command: list[str]) -> tuple[float, float, int, float, str, float | None]:
-    """Wall seconds, CPU seconds of the run and everything it waited for, exit code, peak RSS in MiB,
+def timed_run(command: list[str]) -> tuple[float, float, int, tuple[float, float], str, float | None]:
+    """Wall seconds, CPU seconds of the run and everything it waited for, exit code, the peak RSS in
+    MiB of the grading process and of its largest child (a pool process; 0 without a pool),
     grade's own count of the students it graded and kept (empty for check), and, where a cgroup can
     count it (root, cgroup v1), the CPU seconds of every process the run started, killed sandboxes
     included (None elsewhere)."""
@@ -101,7 +126,7 @@ def timed_run(command: list[str]) -> tuple[float, float, int, float, str, float 
     measured = subprocess.run([sys.executable, "-c", MEASURE, *command], cwd=ROOT, capture_output=True, text=True,
                               preexec_fn=None if group is None else lambda: (group / "cgroup.procs").write_text(str(os.getpid())))
     wall = time.perf_counter() - start
-    cpu, peak_kib, code, said = json.loads(measured.stdout.strip().splitlines()[-1])
+    cpu, (grader_kib, pool_kib), code, said = json.loads(measured.stdout.strip().splitlines()[-1])
     count = said[0][said[0].rfind("(") + 1:said[0].rfind(")")] if said else ""
     every = None
     if group is not None:
@@ -112,7 +137,7 @@ def timed_run(command: list[str]) -> tuple[float, float, int, float, str, float 
                 break
             except OSError:
                 time.sleep(0.1)
-    return wall, cpu, code, peak_kib / 1024, count, every
+    return wall, cpu, code, (grader_kib / 1024, pool_kib / 1024), count, every
 
 
 def grader_cpu(size: int, isolation: str, shard_size: int) -> int:
@@ -192,7 +217,7 @@ def main() -> int:
             counted = f"{1000 * every / size:7.0f} ms CPU per student, every process (cgroup)   " if every is not None else ""
             print(f"  first run: {wall:8.1f} s wall   {size / wall:6.2f} students/s   {counted}"
                   f"{1000 * cpu / size:7.0f} ms CPU per student (waited-for processes)   "
-                  f"peak RSS of the largest process {peak:.0f} MiB   ({count})")
+                  f"peak RSS: grading process {peak[0]:.0f} MiB, largest pool process {peak[1]:.0f} MiB   ({count})")
             again, cpu_again, _, _, count, _ = timed_run(grade)
             print(f"  rerun:     {again:8.1f} s wall   (every result stored, so every output rewritten and nobody "
                   f"graded: {count}; {cpu_again:.1f} s CPU)")
