@@ -16,6 +16,7 @@ be asked at all gives the whole quick way up (None), and the full way proves the
 from __future__ import annotations
 
 import json
+import subprocess
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -76,6 +77,8 @@ def grade_known(student_id: str, folder: Path, settings: Settings, warm: tuple[Z
                                submission_budget=budget, zygote=zygote, scripts=scripts)
         try:
             return _known(module, exercise, checks[exercise], verdicts)
+        except (OSError, subprocess.SubprocessError) as error:  # no worker starts: the full way's proof names the host
+            raise GiveUp(exercise) from error
         finally:
             module.close()
 

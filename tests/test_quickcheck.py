@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import cli, runner
+from autograder import cli, runner, sandbox
 from autograder.catalogue import Kind, compose, load_entries
 from autograder.quickcheck import in_lanes
 from conftest import CATALOGUE, ROOT, SOLUTIONS
@@ -148,3 +148,15 @@ def test_a_folder_answered_as_before_is_checked_without_loading_numpy(tmp_path, 
              "print('exit', code, 'numpy' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.stdout.splitlines()[-1] == "exit 0 False", done.stdout[-2000:] + done.stderr[-2000:]
+
+
+def test_a_worker_that_cannot_start_gives_the_quick_way_up_and_the_host_is_named(tmp_path, cache, monkeypatch, capsys):
+    """The quick way proves no sandbox of its own; where none starts, the full way's proof says so in one sentence."""
+    def refuse(*args, **kwargs):
+        raise subprocess.SubprocessError("Exception occurred in preexec_fn.")  # what Popen raises
+    folder = submission(tmp_path / "student", "residual", (SOLUTIONS / "residual.py").read_text())
+    monkeypatch.setattr(sandbox, "_spawn", refuse)
+    code = cli.main(["check", str(folder), "--seed", SEED, "--json", str(tmp_path / "r.json")])
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot be started here" in err and "Traceback" not in err, err
+    assert not (tmp_path / "r.json").exists() and cache == []
