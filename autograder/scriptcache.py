@@ -64,7 +64,7 @@ def scripts_for(settings, record) -> str:
         target = path_for(settings)
     except OSError:
         return ""
-    if _readable(target):
+    if _whole(target):
         return str(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -74,10 +74,10 @@ def scripts_for(settings, record) -> str:
         return ""
     try:
         recorded = record(replace(settings, scripts=""), Path(temp))
-        if recorded and _readable(Path(temp)):
+        if recorded and _whole(Path(temp)):
             os.replace(temp, target)
             return str(target)
-        return ""
+        return ""  # the caller records for its own run alone
     finally:
         if os.path.exists(temp):
             os.unlink(temp)
@@ -133,6 +133,23 @@ def _readable(path: Path) -> bool:
     except (OSError, ValueError):
         return False
     return isinstance(data, dict) and "scripts" in data and "verdicts" in data and isinstance(data.get("checks"), dict)
+
+
+def _whole(path: Path) -> bool:
+    """Whether ``path`` holds a recording of the reference passing every check it collected.
+
+    Anything less (a sandbox that failed while the reference was graded, a test's stand-in for
+    one) is not kept: kept, it would be read for the rest of the day's runs at this seed, every
+    check of every student going the slow way, call by call, with the same verdicts and nothing
+    to say why."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        entries, checks = data["verdicts"]["entries"], data["checks"]
+        return (isinstance(data.get("scripts"), dict) and bool(checks) and bool(entries)
+                and all(isinstance(nodeids, list) and bool(nodeids) and all(n in entries for n in nodeids)
+                        for nodeids in checks.values()))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
 
 
 def _version(package: str) -> str:

@@ -1,0 +1,88 @@
+"""The class's scripts kept in the user's cache (scriptcache.py): only a recording of the reference
+passing every check is kept, or read, since a kept file is used by every later run at its seed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from autograder import runner, scriptcache
+from conftest import SOLUTIONS, settings
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory) -> dict:
+    """The reference's real recording (every check passed), as the JSON it is kept as."""
+    path = Path(runner.record_scripts(settings(), tmp_path_factory.mktemp("recorded") / "scripts.json"))
+    return json.loads(path.read_text())
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def recording(data: dict, calls: list):
+    """A stand-in for ``runner.record_scripts`` that writes ``data`` and counts its calls."""
+    def record(chosen, into: Path) -> str:
+        calls.append(chosen.seed)
+        into.write_text(json.dumps(data))
+        return str(into)
+    return record
+
+
+def without_verdict(data: dict, exercise: str) -> dict:
+    """``data`` as if the reference had failed the first check of ``exercise``."""
+    copied = json.loads(json.dumps(data))
+    del copied["verdicts"]["entries"][copied["checks"][exercise][0]]
+    return copied
+
+
+def test_a_whole_recording_is_kept_and_read_again_without_recording(cache, recorded):
+    calls: list = []
+    first = scriptcache.scripts_for(settings(), recording(recorded, calls))
+    second = scriptcache.scripts_for(settings(), recording(recorded, calls))
+    assert (first, len(calls)) == (second, 1)
+    assert json.loads(Path(first).read_text()) == recorded
+
+
+@pytest.mark.parametrize("exercise", ["scalar_chain", "normalization"])
+def test_a_recording_where_the_reference_failed_a_check_is_not_kept(cache, recorded, exercise):
+    calls: list = []
+    for _ in range(2):
+        assert scriptcache.scripts_for(settings(), recording(without_verdict(recorded, exercise), calls)) == ""
+    assert len(calls) == 2, "the second run found a recording kept"
+    assert not scriptcache.path_for(settings()).exists()
+
+
+@pytest.mark.parametrize("damage", ["one verdict missing", "no verdicts", "no checks"])
+def test_a_kept_file_without_every_verdict_is_recorded_over(cache, recorded, damage):
+    """A file an earlier version kept from a run whose sandbox failed (every check, say) is
+    recorded again, and the whole recording replaces it."""
+    damaged = without_verdict(recorded, "clipping")
+    if damage == "no verdicts":
+        damaged["verdicts"]["entries"] = {}
+    elif damage == "no checks":
+        damaged["checks"] = {}
+    kept = scriptcache.path_for(settings())
+    kept.parent.mkdir(parents=True)
+    kept.write_text(json.dumps(damaged))
+    calls: list = []
+    assert scriptcache.scripts_for(settings(), recording(recorded, calls)) == str(kept)
+    assert len(calls) == 1
+    assert json.loads(kept.read_text()) == recorded
+
+
+def test_a_reference_that_fails_a_check_leaves_nothing_in_the_cache(cache, tmp_path):
+    reference = tmp_path / "reference"
+    shutil.copytree(SOLUTIONS, reference)
+    source = reference / "init_std.py"
+    source.write_text(source.read_text() + "\n\ndef init_std(kind, fan_in, fan_out):\n    return 1.0\n")
+    chosen = settings(reference_dir=reference)
+    assert scriptcache.scripts_for(chosen, runner.record_scripts) == ""
+    assert not scriptcache.path_for(chosen).exists()
+    assert not [p for p in (cache / "gradient-kit" / "scripts").iterdir() if p.suffix == ".json"]
