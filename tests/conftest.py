@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +16,13 @@ from autograder.model import load_course
 from autograder.properties import use_cache_home
 from autograder.runner import Settings
 from autograder.validate import Validation, validate
+
+# The suite's own user cache (scripts, drawn cases, Hypothesis's files), for it and every process
+# it starts: a test that fakes a broken sandbox must not leave the machine's cache a recording of
+# it, and whether `check` takes its quick way must not depend on what earlier runs left there.
+CACHE_HOME = tempfile.mkdtemp(prefix="gradient-kit-tests-cache-")
+os.environ["XDG_CACHE_HOME"] = CACHE_HOME
+atexit.register(shutil.rmtree, CACHE_HOME, ignore_errors=True)
 
 # The attack suite proves that grading changes no file of the kit; Hypothesis's own files
 # (written by the tests that use it directly) must not land in the checkout either.
