@@ -1,9 +1,10 @@
 """Fingerprints that say when a stored exercise result still holds: one key per student and exercise.
 
-An exercise's result depends on the student's file for it, that exercise's grader and reference,
-what every grader shares (pytest.ini, course.toml, any other file in graders/ or solutions/, the
-kit's own grading code) and the settings that change scores (seed, limits, isolation). Its key
-hashes exactly those, so changing one grader changes the keys of that exercise alone.
+An exercise's result depends on the student's file for it, that exercise's grader, reference and
+catalogued mistakes (whose titles and hints a failed check's diagnosis shows), what every grader
+shares (pytest.ini, course.toml, any other file in graders/ or solutions/ or at the catalogue's
+top, the kit's own grading code) and the settings that change scores (seed, limits, isolation).
+Its key hashes exactly those, so changing one grader changes the keys of that exercise alone.
 """
 
 from __future__ import annotations
@@ -60,20 +61,30 @@ def entry_bytes(path: Path, max_bytes: int) -> bytes:
 
 
 def grader_keys(graders_dir: Path, reference_dir: Path | None, course: tuple[Exercise, ...],
-                terms: tuple) -> dict[str, str]:
+                terms: tuple, catalogue_dir: Path | None = None) -> dict[str, str]:
     """Per exercise: the fingerprint of everything on the trusted side its result depends on."""
     own = {f"test_{e.name}.py" for e in course}
+    catalogue = catalogue_dir if catalogue_dir is not None and catalogue_dir.is_dir() else None
     shared = _digest(__version__, repr(terms),
                      *_files(graders_dir, own),
                      *(_files(reference_dir, {f"{e.name}.py" for e in course}) if reference_dir else ["no reference"]),
+                     *(_top_files(catalogue) if catalogue else ["no catalogue"]),
                      *_kit_sources())
     keys = {}
     for exercise in course:
         grader = graders_dir / f"test_{exercise.name}.py"
         reference = reference_dir / f"{exercise.name}.py" if reference_dir else None
+        mistakes = catalogue / exercise.name if catalogue else None
         keys[exercise.name] = _digest(shared, grader.read_bytes() if grader.is_file() else b"no grader",
-                                      reference.read_bytes() if reference and reference.is_file() else b"no reference")
+                                      reference.read_bytes() if reference and reference.is_file() else b"no reference",
+                                      *(_files(mistakes, set()) if mistakes and mistakes.is_dir() else ["no mistakes"]))
     return keys
+
+
+def _top_files(folder: Path) -> list[bytes | str]:
+    """The files directly in ``folder`` (the catalogue's own, shared by every exercise), as name and content."""
+    return [part for path in sorted(folder.iterdir()) if path.is_file() and not path.name.startswith(".")
+            for part in (path.name, path.read_bytes())]
 
 
 def _kit_sources() -> list[bytes | str]:

@@ -98,7 +98,8 @@ def run_grade(args: argparse.Namespace) -> int:
                              f"isolation: {described} · seed {settings.seed}"
                              f"{f' · keeping {kept} stored results in {out}' if kept else ''}\n")
             graders = grader_keys(settings.graders_dir, settings.reference_dir, course,
-                                  (settings.seed, settings.isolation, settings.call_timeout, settings.memory_mb))
+                                  (settings.seed, settings.isolation, settings.call_timeout, settings.memory_mb),
+                                  settings.catalogue_dir)
             outcome = _grade_with_progress(students, course, graders, settings, store, described, args)
             run_batch = BatchResult(settings.seed, settings.isolation, (), __version__, cli._now(), sandbox=described,
                                     call_timeout=settings.call_timeout, memory_mb=settings.memory_mb)

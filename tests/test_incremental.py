@@ -276,6 +276,38 @@ def test_keys_change_with_their_own_exercise_only(tmp_path):
     assert {name for name in mine if mine[name] != changed[name]} == {"init_std"}
 
 
+def test_a_catalogued_mistake_is_part_of_its_own_exercise_key_only(tmp_path):
+    """A failed check's diagnosis shows the catalogue's titles and hints: a stored result made
+    with other ones does not hold."""
+    catalogue = tmp_path / "catalogue"
+    shutil.copytree(ROOT / "catalogue", catalogue, ignore=shutil.ignore_patterns("__pycache__"))
+    before = grader_keys(GRADERS, SOLUTIONS, COURSE, TERMS, catalogue)
+    assert all(before[name] != key for name, key in grader_keys(GRADERS, SOLUTIONS, COURSE, TERMS).items())
+    mistake = catalogue / "residual" / "mistakes" / sorted(p.name for p in (catalogue / "residual" / "mistakes").glob("*.py"))[0]
+    mistake.write_text(mistake.read_text() + "\n# edited\n")
+    after = grader_keys(GRADERS, SOLUTIONS, COURSE, TERMS, catalogue)
+    assert {name for name in before if before[name] != after[name]} == {"residual"}
+    (catalogue / "equivalent.toml").write_text((catalogue / "equivalent.toml").read_text() + "\n")
+    assert all(v != after[k] for k, v in grader_keys(GRADERS, SOLUTIONS, COURSE, TERMS, catalogue).items())
+
+
+def test_an_edited_catalogued_mistake_is_shown_after_a_rerun(capsys, tmp_path, monkeypatch):
+    kit = tmp_path / "kit"
+    for part in ("graders", "solutions", "catalogue", "templates"):
+        shutil.copytree(ROOT / part, kit / part, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cli, "ROOT", kit)
+    submissions = make_class(tmp_path / "class", "ben_carter", "amara_okafor")
+    out = tmp_path / "out"
+    grade(capsys, submissions, out)
+    old, new = "the starting norm left out", "the norm of the ones vector missing"
+    assert old in (out / "results.json").read_text(encoding="utf-8")
+    mistake = kit / "catalogue" / "matrix_norms" / "mistakes" / "skips_the_starting_norm.py"
+    mistake.write_text(mistake.read_text().replace(f"TITLE = '{old}'", f"TITLE = '{new}'"))
+    assert graded_now(grade(capsys, submissions, out)) == 2  # matrix_norms of each: the key is per exercise
+    shown = (out / "results.json").read_text(encoding="utf-8")
+    assert new in shown and old not in shown
+
+
 def test_a_damaged_record_is_regraded_never_trusted(tmp_path):
     store = ResultStore(tmp_path / "out")
     calls = []
