@@ -149,13 +149,16 @@ def draw_plots(config: pytest.Config, exercise: str, plots, module: RecordingMod
     module.record_key = ""
     digest = module.end_script()
     module.drain_output()  # printed while drawing: belongs to no check
+    # A call that hung, or a host that failed, stops the drawing: the calls before it answer
+    # nothing (code that does not hang there is answered them too, and its plots are drawn).
+    whole = len(drawn) == len(plots)
     if run.recorder is not None:
-        digest = run.recorder.digest(exercise, PLOT_CALLS) if not any(p["note"] for p in drawn) else None
+        digest = run.recorder.digest(exercise, PLOT_CALLS) if whole and not any(p["note"] for p in drawn) else None
         if digest is None:
             run.recorder.scripts.drop(exercise, PLOT_CALLS)
     if run.verdicts is not None:
         run.verdicts.plots.setdefault(exercise, {})  # this exercise has plots, known or not
-        if digest is not None:
+        if digest is not None and whole:
             run.verdicts.learn_plots(exercise, digest, drawn)
     return drawn
 

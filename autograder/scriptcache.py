@@ -33,6 +33,7 @@ from pathlib import Path
 from .cachedir import user_cache
 from .fingerprint import grader_keys
 from .model import load_course
+from .script import PLOTS
 
 FORMAT = 2  # 2: with every check collected ("checks")
 
@@ -136,18 +137,23 @@ def _readable(path: Path) -> bool:
 
 
 def _whole(path: Path) -> bool:
-    """Whether ``path`` holds a recording of the reference passing every check it collected.
+    """Whether ``path`` holds a recording of the reference passing every check it collected and
+    drawing every plot its graders declare.
 
-    Anything less (a sandbox that failed while the reference was graded, a test's stand-in for
-    one) is not kept: kept, it would be read for the rest of the day's runs at this seed, every
-    check of every student going the slow way, call by call, with the same verdicts and nothing
-    to say why."""
+    Anything less (a sandbox that failed while the reference was graded or its plots drawn, a
+    test's stand-in for one) is not kept: kept, it would be read for the rest of the day's runs at
+    this seed, every check of every student going the slow way, call by call, or every report
+    without the plots the reference did not finish drawing, and nothing to say why."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        entries, checks = data["verdicts"]["entries"], data["checks"]
-        return (isinstance(data.get("scripts"), dict) and bool(checks) and bool(entries)
+        entries, checks, plots = data["verdicts"]["entries"], data["checks"], data["verdicts"]["plots"]
+        calls = data["scripts"]["calls"]
+        return (bool(checks) and bool(entries)
                 and all(isinstance(nodeids, list) and bool(nodeids) and all(n in entries for n in nodeids)
-                        for nodeids in checks.values()))
+                        for nodeids in checks.values())
+                # and every exercise that has plots had them all drawn, from a script of their calls
+                and all(isinstance(known, dict) and bool(known) and bool(calls.get(exercise, {}).get(PLOTS))
+                        for exercise, known in plots.items()))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False
 

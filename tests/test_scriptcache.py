@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from autograder import runner, scriptcache
+from autograder.script import PLOTS
 from conftest import SOLUTIONS, settings
 
 
@@ -42,6 +43,14 @@ def without_verdict(data: dict, exercise: str) -> dict:
     return copied
 
 
+def without_plots(data: dict, exercise: str) -> dict:
+    """``data`` as if the reference's plot calls for ``exercise`` had stopped before the last one."""
+    copied = json.loads(json.dumps(data))
+    copied["verdicts"]["plots"][exercise] = {}
+    del copied["scripts"]["calls"][exercise][PLOTS]
+    return copied
+
+
 def test_a_whole_recording_is_kept_and_read_again_without_recording(cache, recorded):
     calls: list = []
     first = scriptcache.scripts_for(settings(), recording(recorded, calls))
@@ -51,15 +60,19 @@ def test_a_whole_recording_is_kept_and_read_again_without_recording(cache, recor
 
 
 @pytest.mark.parametrize("exercise", ["scalar_chain", "normalization"])
-def test_a_recording_where_the_reference_failed_a_check_is_not_kept(cache, recorded, exercise):
+@pytest.mark.parametrize("damage", [without_verdict, without_plots])
+def test_a_recording_where_the_reference_failed_a_check_or_a_plot_is_not_kept(cache, recorded, exercise, damage):
+    if damage is without_plots and exercise not in recorded["verdicts"]["plots"]:
+        exercise = "scalar_chain"
     calls: list = []
     for _ in range(2):
-        assert scriptcache.scripts_for(settings(), recording(without_verdict(recorded, exercise), calls)) == ""
+        assert scriptcache.scripts_for(settings(), recording(damage(recorded, exercise), calls)) == ""
     assert len(calls) == 2, "the second run found a recording kept"
     assert not scriptcache.path_for(settings()).exists()
 
 
-@pytest.mark.parametrize("damage", ["one verdict missing", "no verdicts", "no checks"])
+@pytest.mark.parametrize("damage", ["one verdict missing", "no verdicts", "no checks", "a plot not drawn",
+                                    "no plot script"])
 def test_a_kept_file_without_every_verdict_is_recorded_over(cache, recorded, damage):
     """A file an earlier version kept from a run whose sandbox failed (every check, say) is
     recorded again, and the whole recording replaces it."""
@@ -68,6 +81,12 @@ def test_a_kept_file_without_every_verdict_is_recorded_over(cache, recorded, dam
         damaged["verdicts"]["entries"] = {}
     elif damage == "no checks":
         damaged["checks"] = {}
+    elif damage == "a plot not drawn":
+        damaged = json.loads(json.dumps(recorded))
+        damaged["verdicts"]["plots"]["residual"] = {}
+    elif damage == "no plot script":
+        damaged = json.loads(json.dumps(recorded))
+        del damaged["scripts"]["calls"]["matrix_norms"][PLOTS]
     kept = scriptcache.path_for(settings())
     kept.parent.mkdir(parents=True)
     kept.write_text(json.dumps(damaged))
@@ -86,3 +105,34 @@ def test_a_reference_that_fails_a_check_leaves_nothing_in_the_cache(cache, tmp_p
     assert scriptcache.scripts_for(chosen, runner.record_scripts) == ""
     assert not scriptcache.path_for(chosen).exists()
     assert not [p for p in (cache / "gradient-kit" / "scripts").iterdir() if p.suffix == ".json"]
+
+
+# Right on every call but one: the fifth a worker is asked, when it is the plot's (4, 0.25), never returns.
+HANGS_IN_ITS_PLOT = '''
+_calls = [0]
+
+
+def scalar_gradient_chain(depth, layer_scale):
+    _calls[0] += 1
+    if _calls[0] == 5 and depth == 4 and layer_scale == 0.25:
+        while True:
+            pass
+    return float(layer_scale) ** depth
+'''
+
+
+def test_a_reference_whose_plot_call_hangs_learns_no_plots_and_leaves_nothing_in_the_cache(cache, tmp_path):
+    """The calls before the one that hung are answered by code that does not hang too: learned,
+    they would give its report no plot."""
+    reference = tmp_path / "reference"
+    shutil.copytree(SOLUTIONS, reference)
+    (reference / "scalar_chain.py").write_text(HANGS_IN_ITS_PLOT)
+    chosen = settings(reference_dir=reference, call_timeout=1.0)
+    recorded = json.loads(Path(runner.record_scripts(chosen, tmp_path / "scripts.json")).read_text())
+    assert all(recorded["verdicts"]["entries"].get(n) for n in recorded["checks"]["scalar_chain"]), \
+        "the checks must pass: only the plot hangs"
+    assert recorded["verdicts"]["plots"]["scalar_chain"] == {}
+    assert PLOTS not in recorded["scripts"]["calls"]["scalar_chain"]
+    assert recorded["verdicts"]["plots"]["residual"], "the other exercises' plots are learned as before"
+    assert scriptcache.scripts_for(chosen, runner.record_scripts) == ""
+    assert not scriptcache.path_for(chosen).exists()
