@@ -20,19 +20,19 @@ import platform
 import struct
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import hypothesis
 import numpy as np
 
-from .cachedir import user_cache
+from . import cachedir
+from .cachedir import remove as _remove, user_cache
 from .codec import HEADER_SIZE, CodecError, decode, dump_frame, encode, frame_length, load_frame
 
 FORMAT = 1
 MAX_FILES = 1000
 MAX_AGE_SECONDS = 30 * 24 * 3600
-_TEMP = ".partial-"
+_TEMP = cachedir.TEMP
 _KIT = Path(__file__).resolve().parent
 
 
@@ -133,27 +133,7 @@ def keep(text: str, cases: tuple) -> bool:
 
 def prune(where: Path, now: float | None = None) -> None:
     """Drop entries unused for a month, and the least recently used beyond MAX_FILES."""
-    now = time.time() if now is None else now
-    entries = []
-    for path in where.iterdir():
-        try:
-            used = path.stat().st_mtime
-        except OSError:
-            continue
-        stale = now - used > (3600 if path.name.startswith(_TEMP) else MAX_AGE_SECONDS)
-        if stale and (path.suffix == ".json" or path.name.startswith(_TEMP)):
-            _remove(path)
-        elif path.suffix == ".json":
-            entries.append((used, path))
-    for _used, path in sorted(entries)[:max(0, len(entries) - MAX_FILES)]:
-        _remove(path)
-
-
-def _remove(path: Path) -> None:
-    try:
-        path.unlink()
-    except OSError:
-        pass
+    cachedir.prune(where, MAX_FILES, MAX_AGE_SECONDS, now)
 
 
 _SCALARS = (type(None), bool, int, str)

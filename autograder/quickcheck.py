@@ -28,7 +28,7 @@ from .client import StudentModule
 from .model import StudentResult, load_course
 from .parse import parse_run
 from .script import PLOTS, Scripts
-from .scriptcache import path_for
+from .scriptcache import mark_used, path_for
 from .settings import Settings
 from .verdicts import Verdicts
 from .warmstart import lanes_for
@@ -59,12 +59,14 @@ def grade_known(student_id: str, folder: Path, settings: Settings, warm: tuple[Z
     quick way cannot be taken (nothing kept, or a worker that cannot be asked).
     ``warm``: sandboxes already started for these settings (warmstart.py), closed by the caller."""
     try:
-        data = json.loads(path_for(settings).read_text(encoding="utf-8"))
+        kept = path_for(settings)
+        data = json.loads(kept.read_text(encoding="utf-8"))
         scripts, verdicts = Scripts.from_json(data["scripts"]), Verdicts.from_json(data["verdicts"])
         wanted = settings.exercises or tuple(e.name for e in load_course(settings.graders_dir))
         checks = {name: [str(n) for n in data["checks"].get(name) or ()] for name in wanted}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
+    mark_used(kept)
     limits = sandbox.Limits.for_call_timeout(settings.call_timeout, settings.memory_mb << 20)
     budget = Budget(limits.submission_seconds, "your whole submission")
     given = tuple(z for z in warm if (z.isolation, z.bwrap_path, z.limits) == (settings.isolation, settings.bwrap, limits))

@@ -30,12 +30,17 @@ from pathlib import Path
 
 
 
+from . import cachedir
 from .cachedir import user_cache
 from .fingerprint import grader_keys
 from .model import load_course
 from .script import PLOTS
 
 FORMAT = 2  # 2: with every check collected ("checks")
+# check's seed is the day's, so a student who checks daily keeps a file a day (1 to 3 MB): the
+# folder keeps the last month's, and at most this many.
+MAX_FILES = 30
+MAX_AGE_SECONDS = 30 * 24 * 3600
 
 
 def folder() -> Path:
@@ -66,10 +71,11 @@ def scripts_for(settings, record) -> str:
     except OSError:
         return ""
     if _whole(target):
+        mark_used(target)
         return str(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(prefix=".partial-", suffix=".json", dir=target.parent)
+        handle, temp = tempfile.mkstemp(prefix=cachedir.TEMP, suffix=".json", dir=target.parent)
         os.close(handle)
     except OSError:
         return ""
@@ -77,6 +83,7 @@ def scripts_for(settings, record) -> str:
         recorded = record(replace(settings, scripts=""), Path(temp))
         if recorded and _whole(Path(temp)):
             os.replace(temp, target)
+            _prune(target.parent)
             return str(target)
         return ""  # the caller records for its own run alone
     finally:
@@ -92,7 +99,7 @@ def keep_own(settings, grade, kept: tuple[str, ...] = ()):
     try:
         target = path_for(settings)
         target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(prefix=".partial-", suffix=".json", dir=target.parent)
+        handle, temp = tempfile.mkstemp(prefix=cachedir.TEMP, suffix=".json", dir=target.parent)
         os.close(handle)
     except OSError:  # no cache to keep it in: graded all the same
         with tempfile.TemporaryDirectory(prefix="gradient-kit-scripts-") as scratch:
@@ -102,6 +109,7 @@ def keep_own(settings, grade, kept: tuple[str, ...] = ()):
         whole = not any(t.grader_failed for e in result.exercises for t in e.tests)
         if whole and _readable(Path(temp)) and (not kept or _carry_over(target, Path(temp), kept)):
             os.replace(temp, target)
+            _prune(target.parent)
         return result
     finally:
         if os.path.exists(temp):
@@ -126,6 +134,20 @@ def _carry_over(earlier: Path, now: Path, kept: tuple[str, ...]) -> bool:
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False
     return _readable(now)
+
+
+def mark_used(path: Path) -> None:
+    try:
+        os.utime(path)  # used now: what pruning keeps
+    except OSError:
+        pass
+
+
+def _prune(where: Path) -> None:
+    try:
+        cachedir.prune(where, MAX_FILES, MAX_AGE_SECONDS)
+    except OSError:  # the folder went, or cannot be listed: nothing kept to bound
+        pass
 
 
 def _readable(path: Path) -> bool:

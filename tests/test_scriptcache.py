@@ -4,7 +4,9 @@ passing every check is kept, or read, since a kept file is used by every later r
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -136,3 +138,34 @@ def test_a_reference_whose_plot_call_hangs_learns_no_plots_and_leaves_nothing_in
     assert recorded["verdicts"]["plots"]["residual"], "the other exercises' plots are learned as before"
     assert scriptcache.scripts_for(chosen, runner.record_scripts) == ""
     assert not scriptcache.path_for(chosen).exists()
+
+
+def test_the_folder_keeps_the_last_month_at_most_max_files_and_no_half_written_file(cache, recorded, monkeypatch):
+    """check's seed is the day's: a student who checks every day would keep a file a day."""
+    monkeypatch.setattr(scriptcache, "MAX_FILES", 3)
+    folder = scriptcache.folder()
+    folder.mkdir(parents=True)
+    now = time.time()
+
+    def planted(name: str, age: float) -> None:
+        (folder / name).write_text("{}")
+        os.utime(folder / name, (now - age, now - age))
+    for minutes, name in enumerate(["a.json", "b.json", "c.json", "d.json"], start=1):
+        planted(name, minutes * 60)
+    planted("ancient.json", 40 * 24 * 3600)
+    planted(".partial-killed.json", 2 * 3600)  # left by a run killed while it recorded
+    planted(".partial-now.json", 60)  # another run recording now
+    planted("notes.txt", 40 * 24 * 3600)
+    kept = Path(scriptcache.scripts_for(settings(), recording(recorded, [])))
+    assert sorted(p.name for p in folder.iterdir()) == sorted([kept.name, "a.json", "b.json", ".partial-now.json",
+                                                              "notes.txt"])
+
+
+def test_a_kept_file_read_again_counts_as_used(cache, recorded, monkeypatch):
+    monkeypatch.setattr(scriptcache, "MAX_FILES", 2)
+    kept = Path(scriptcache.scripts_for(settings(), recording(recorded, [])))
+    os.utime(kept, (time.time() - 3600,) * 2)
+    (kept.parent / "newer.json").write_text("{}")
+    assert scriptcache.scripts_for(settings(), recording(recorded, [])) == str(kept)  # read, not recorded
+    scriptcache.scripts_for(settings(seed=2), recording(recorded, []))  # a third file: one must go
+    assert kept.exists() and not (kept.parent / "newer.json").exists()
