@@ -14,7 +14,7 @@ from typing import Callable
 
 from .checks import call_text, is_real_number
 from .plotdata import Plot, Series
-from .problems import StudentProblem
+from .problems import SandboxFailed, StudentProblem
 
 MAX_POINTS = 200  # per series: bounds what a student's reply can put in results.json
 
@@ -66,8 +66,8 @@ def record(spec: PlotSpec, student) -> Plot:
                 # A public call, so its arguments may be named; the student saw the same call fail above.
                 notes.append(f"{call_text(spec.function, *args, **kwargs)}: {problem.status}")
                 got.extend([None] if len(curve.calls) > 1 else [])
-                if problem.status == "timeout":
-                    raise  # a hanging function is not called again just to draw it
+                if problem.status == "timeout" or isinstance(problem, SandboxFailed):
+                    raise  # a hanging function is not called again just to draw it; the host's failure is no note
             except Exception:  # noqa: BLE001  a reading the grader cannot make is a point not drawn
                 got.append(None)
         if len(got) != len(curve.x) and len(curve.calls) == 1:

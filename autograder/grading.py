@@ -84,7 +84,8 @@ def save_recording(config: pytest.Config, checks: dict[str, list[str]]) -> None:
     path = config.getoption("--record-scripts")
     if run is None or run.recorder is None or not path:
         return
-    data = {"scripts": run.recorder.scripts.to_json(), "verdicts": run.verdicts.to_json(), "checks": checks}
+    data = {"scripts": run.recorder.scripts.to_json(), "verdicts": run.verdicts.to_json(), "checks": checks,
+            "stopped": sorted(run.recorder.stopped)}
     Path(path).write_text(json.dumps(data, allow_nan=True), encoding="utf-8")
 
 

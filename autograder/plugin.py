@@ -156,6 +156,8 @@ def draw_plots(config: pytest.Config, exercise: str, plots, module: RecordingMod
         digest = run.recorder.digest(exercise, PLOT_CALLS) if whole and not any(p["note"] for p in drawn) else None
         if digest is None:
             run.recorder.scripts.drop(exercise, PLOT_CALLS)
+        if not whole:
+            run.recorder.stopped.add(exercise)
     if run.verdicts is not None:
         run.verdicts.plots.setdefault(exercise, {})  # this exercise has plots, known or not
         if digest is not None and whole:

@@ -122,6 +122,7 @@ class Recorder:
     def __init__(self) -> None:
         self.scripts = Scripts()
         self._digests: dict[tuple[str, str], Digest] = {}
+        self.stopped: set[str] = set()  # exercises whose plots stopped before the last (a call hung, the host failed)
 
     def add(self, exercise: str, key: str, call: Call, body: bytes, seen: tuple[bytes, ...]) -> None:
         self.scripts.add(exercise, key, call)

@@ -6,9 +6,10 @@ import math
 
 import pytest
 
-from autograder.figures import PlotSpec
+from autograder.figures import Curve, PlotSpec, record_all
 from autograder.model import exercise_result, student_result
 from autograder.plotdata import Plot, Series
+from autograder.problems import SandboxFailed, StudentRaised
 from autograder.plotview import plot_view
 from autograder.release import strip_hidden
 from autograder.render.documents import render_html, render_markdown
@@ -90,6 +91,32 @@ def test_a_hanging_function_is_not_called_again_to_draw_it(tmp_path):
     student = grade_one("hangs", tmp_path, settings(only_submitted=True, call_timeout=0.5))
     exercise = next(e for e in student.exercises if e.name == "scalar_chain")
     assert exercise.plots == () and any(c.status == "timeout" for c in exercise.tests)
+
+
+class Failing:
+    """A student module whose every call fails with ``problem``; counts the calls made."""
+
+    def __init__(self, problem: Exception) -> None:
+        self.problem, self.calls = problem, 0
+
+    def call(self, function, *args, **kwargs):
+        self.calls += 1
+        raise self.problem
+
+
+SPEC = PlotSpec("g", "f", "x", "y", (Curve("c", tuple(((n,), {}) for n in range(3)), (0, 1, 2), (1.0, 1.0, 1.0)),))
+
+
+def test_a_sandbox_that_fails_while_drawing_draws_nothing_and_blames_no_call():
+    """The host's failure is never a note on the student's call."""
+    student = Failing(SandboxFailed("bwrap: Can't fork"))
+    assert record_all((SPEC,), student) == () and student.calls == 1
+
+
+def test_a_call_that_raises_while_drawing_is_a_note_and_the_rest_are_drawn():
+    student = Failing(StudentRaised("ValueError: no"))
+    drawn = record_all((SPEC,), student)
+    assert len(drawn) == 1 and student.calls == 3 and "f(0): " in drawn[0].note
 
 
 def test_plots_roundtrip_through_results_json():

@@ -46,7 +46,17 @@ def without_verdict(data: dict, exercise: str) -> dict:
 
 
 def without_plots(data: dict, exercise: str) -> dict:
-    """``data`` as if the reference's plot calls for ``exercise`` had stopped before the last one."""
+    """``data`` as if the reference's plot calls for ``exercise`` had stopped before the last."""
+    copied = json.loads(json.dumps(data))
+    copied["verdicts"]["plots"][exercise] = {}
+    del copied["scripts"]["calls"][exercise][PLOTS]
+    copied["stopped"] = [exercise]
+    return copied
+
+
+def with_a_note(data: dict, exercise: str) -> dict:
+    """``data`` as if the reference's plots for ``exercise`` had been drawn in full with a note (a
+    call the graders draw although the reference raises on it): nothing learned, every plot drawn."""
     copied = json.loads(json.dumps(data))
     copied["verdicts"]["plots"][exercise] = {}
     del copied["scripts"]["calls"][exercise][PLOTS]
@@ -73,9 +83,10 @@ def test_a_recording_where_the_reference_failed_a_check_or_a_plot_is_not_kept(ca
     assert not scriptcache.path_for(settings()).exists()
 
 
-@pytest.mark.parametrize("damage", ["one verdict missing", "no verdicts", "no checks", "a plot not drawn",
-                                    "no plot script"])
+@pytest.mark.parametrize("damage", ["one verdict missing", "no verdicts", "no checks", "plots stopped",
+                                    "an earlier format"])
 def test_a_kept_file_without_every_verdict_is_recorded_over(cache, recorded, damage):
+    assert recorded["stopped"] == []
     """A file an earlier version kept from a run whose sandbox failed (every check, say) is
     recorded again, and the whole recording replaces it."""
     damaged = without_verdict(recorded, "clipping")
@@ -83,12 +94,11 @@ def test_a_kept_file_without_every_verdict_is_recorded_over(cache, recorded, dam
         damaged["verdicts"]["entries"] = {}
     elif damage == "no checks":
         damaged["checks"] = {}
-    elif damage == "a plot not drawn":
+    elif damage == "plots stopped":
+        damaged = without_plots(recorded, "residual")
+    elif damage == "an earlier format":  # before the exercises whose plots stopped were written down
         damaged = json.loads(json.dumps(recorded))
-        damaged["verdicts"]["plots"]["residual"] = {}
-    elif damage == "no plot script":
-        damaged = json.loads(json.dumps(recorded))
-        del damaged["scripts"]["calls"]["matrix_norms"][PLOTS]
+        del damaged["stopped"]
     kept = scriptcache.path_for(settings())
     kept.parent.mkdir(parents=True)
     kept.write_text(json.dumps(damaged))
@@ -135,6 +145,7 @@ def test_a_reference_whose_plot_call_hangs_learns_no_plots_and_leaves_nothing_in
         "the checks must pass: only the plot hangs"
     assert recorded["verdicts"]["plots"]["scalar_chain"] == {}
     assert PLOTS not in recorded["scripts"]["calls"]["scalar_chain"]
+    assert recorded["stopped"] == ["scalar_chain"]
     assert recorded["verdicts"]["plots"]["residual"], "the other exercises' plots are learned as before"
     assert scriptcache.scripts_for(chosen, runner.record_scripts) == ""
     assert not scriptcache.path_for(chosen).exists()
@@ -169,3 +180,11 @@ def test_a_kept_file_read_again_counts_as_used(cache, recorded, monkeypatch):
     assert scriptcache.scripts_for(settings(), recording(recorded, [])) == str(kept)  # read, not recorded
     scriptcache.scripts_for(settings(seed=2), recording(recorded, []))  # a third file: one must go
     assert kept.exists() and not (kept.parent / "newer.json").exists()
+
+
+def test_a_recording_whose_plots_were_drawn_in_full_with_a_note_is_kept(cache, recorded):
+    """Its plots are drawn call by call (the note may be a student's); every check stays quick."""
+    calls: list = []
+    first = scriptcache.scripts_for(settings(), recording(with_a_note(recorded, "residual"), calls))
+    assert first and scriptcache.scripts_for(settings(), recording(recorded, calls)) == first
+    assert len(calls) == 1
