@@ -80,9 +80,7 @@ def scripts_for(settings, record) -> str:
         return ""
     try:
         recorded = record(replace(settings, scripts=""), Path(temp))
-        if recorded and _whole(Path(temp)):
-            os.replace(temp, target)
-            _prune(target.parent)
+        if recorded and _whole(Path(temp)) and _keep(temp, target):
             return str(target)
         return ""  # the caller records for its own run alone
     finally:
@@ -107,8 +105,7 @@ def keep_own(settings, grade, kept: tuple[str, ...] = ()):
         result = grade(Path(temp))
         whole = not any(t.grader_failed for e in result.exercises for t in e.tests)
         if whole and _readable(Path(temp)) and (not kept or _carry_over(target, Path(temp), kept)):
-            os.replace(temp, target)
-            _prune(target.parent)
+            _keep(temp, target)
         return result
     finally:
         if os.path.exists(temp):
@@ -133,6 +130,17 @@ def _carry_over(earlier: Path, now: Path, kept: tuple[str, ...]) -> bool:
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False
     return _readable(now)
+
+
+def _keep(temp: str, target: Path) -> bool:
+    """Put the recording ``temp`` in its place; False where it cannot be (the folder went, say):
+    then this run uses it no more than a run that kept nothing, and it is graded all the same."""
+    try:
+        os.replace(temp, target)
+    except OSError:
+        return False
+    _prune(target.parent)
+    return True
 
 
 def mark_used(path: Path) -> None:

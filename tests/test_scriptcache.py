@@ -188,3 +188,19 @@ def test_a_recording_whose_plots_were_drawn_in_full_with_a_note_is_kept(cache, r
     first = scriptcache.scripts_for(settings(), recording(with_a_note(recorded, "residual"), calls))
     assert first and scriptcache.scripts_for(settings(), recording(recorded, calls)) == first
     assert len(calls) == 1
+
+
+def test_a_recording_that_cannot_be_put_in_place_is_not_used_and_grading_goes_on(cache, recorded, monkeypatch):
+    def refused(source, target):
+        raise PermissionError(13, "Permission denied", str(target))
+    monkeypatch.setattr(scriptcache.os, "replace", refused)
+    assert scriptcache.scripts_for(settings(), recording(recorded, [])) == ""
+    graded = scriptcache.keep_own(settings(), lambda into: into.write_text(json.dumps(recorded)) and Graded())
+    assert isinstance(graded, Graded)
+    assert not [p for p in scriptcache.folder().iterdir() if p.suffix == ".json"]
+
+
+class Graded:
+    """A stand-in for a student's result: keep_own asks only for its exercises' checks."""
+
+    exercises = ()
