@@ -79,6 +79,7 @@ class StudentModule(Conversation, Scripted):
     _output: list = field(default_factory=list)
     printed_unscripted: bool = False  # what is waiting in _output holds text no script's digest covers
     _budgets: tuple = ()
+    _own: Budget | None = None  # this exercise's: what it took of the submission's is the store's to know
     _arena: arena.SharedArena | None = None
     _feed: Feed | None = None
     _script_key: str = ""
@@ -88,7 +89,7 @@ class StudentModule(Conversation, Scripted):
     _replays: Budget | None = None  # the grader's replays of this file's history (feed.py), made when first needed
 
     def __post_init__(self) -> None:
-        own = Budget(self.limits.exercise_seconds, "this exercise")
+        own = self._own = Budget(self.limits.exercise_seconds, "this exercise")
         self._budgets = (own,) if self.submission_budget is None else (own, self.submission_budget)
 
     def call(self, function: str, *args, return_args: bool = False, **kwargs) -> CallResult:
@@ -178,6 +179,11 @@ class StudentModule(Conversation, Scripted):
     def problem(self) -> Exception | None:
         """What fails every call to this file (missing, unreadable, not importable), once known."""
         return self._problem
+
+    @property
+    def budget_spent(self) -> float:
+        """Seconds of the submission's time budget this file's workers have taken so far."""
+        return self._own.spent
 
     def drain_output(self) -> dict | None:
         """What the student's code printed since the last drain: head, tail, and how much was cut."""

@@ -45,5 +45,7 @@ def grade_exercise(config: pytest.Config, exercise: str, items: list[pytest.Item
     drawn = draw_plots(config, exercise, plots, module) if plots else []
     module.close()
     for position, (item, output) in enumerate(zip(items, outputs)):
-        tests[item.nodeid] = verdicts.entry(item.nodeid, output, drawn if position == len(items) - 1 else None)
+        last = position == len(items) - 1
+        tests[item.nodeid] = verdicts.entry(item.nodeid, output, drawn if last else None,
+                                            module.budget_spent if last else None)
     return True

@@ -17,6 +17,7 @@ from typing import Callable
 from . import interrupts
 from .fingerprint import exercise_keys, submitted_any
 from .model import Exercise, ExerciseResult, Status, StudentResult, host_failed, student_result
+from .limits import Limits
 from .runner import Settings, failed_student
 from .store import ResultStore, Stored
 from .submission import MAX_SOURCE_BYTES
@@ -73,20 +74,34 @@ def _reusable(stored: Stored | None, key: str) -> bool:
 
 
 def plan(students: list[tuple[str, Path]], course: tuple[Exercise, ...], graders: dict[str, str],
-         store: ResultStore, regrade: frozenset[str] = frozenset()) -> tuple[list[Task], dict[str, dict[str, str]]]:
+         store: ResultStore, limits: Limits, regrade: frozenset[str] = frozenset()
+         ) -> tuple[list[Task], dict[str, dict[str, str]]]:
     """What must be graded now (all of ``regrade``'s exercises), and every student's exercise keys."""
     tasks, keys = [], {}
     for sid, folder in students:
         keys[sid] = exercise_keys(folder, course, graders, MAX_SOURCE_BYTES)
         stored = {} if sid in regrade else store.read(sid)
         todo = tuple(e.name for e in course if not _reusable(stored.get(e.name), keys[sid][e.name]))
-        if todo and any(_timed_out(s.result) for s in stored.values()):
-            # A submission's time budget is shared by its exercises: a timeout kept beside a
-            # regraded exercise could differ from grading the whole again, so grade the whole.
+        kept = [stored[e.name] for e in course if e.name not in todo]
+        if todo and kept and not _fits_budget(kept, len(todo), limits):
             todo = tuple(e.name for e in course)
         if todo:
             tasks.append(Task(sid, folder, todo))
     return tasks, keys
+
+
+def _fits_budget(kept: list[Stored], regraded: int, limits: Limits) -> bool:
+    """Whether grading ``regraded`` exercises beside the ``kept`` ones gives what grading the whole would.
+
+    A submission's time budget is shared by its exercises, so a kept result stands only where the
+    budget cannot have run out in either run: none of the kept ones timed out (the budget may have
+    been spent by the exercises now regraded), and what the kept ones took, with the most each
+    regraded exercise may take, stays within it. Else the whole submission is graded again.
+    """
+    if any(_timed_out(s.result) for s in kept):
+        return False
+    spent = sum(s.result.budget_spent for s in kept)
+    return spent + regraded * limits.exercise_seconds <= limits.submission_seconds
 
 
 def _timed_out(exercise: ExerciseResult) -> bool:
@@ -145,7 +160,8 @@ def grade_incrementally(students: list[tuple[str, Path]], course: tuple[Exercise
                         regrade: frozenset[str] = frozenset(), on_start: Callable[[int], None] = lambda total: None,
                         on_done: Callable[[StudentResult], None] = lambda result: None) -> Outcome:
     """The run's students (see :class:`Outcome`), grading only the exercises the store does not already hold (and ``regrade``'s)."""
-    tasks, keys = plan(students, course, graders, store, regrade)
+    limits = Limits.for_call_timeout(settings.call_timeout, settings.memory_mb << 20)
+    tasks, keys = plan(students, course, graders, store, limits, regrade)
     on_start(len(tasks))
     failed = grade_planned(tasks, settings, keys, store, grade, sandbox, on_done)
     finished = _now()

@@ -132,6 +132,9 @@ class ExerciseResult:
     problem: Problem | None = None  # the checks it failed carry no copy of its text
     plots: tuple[Plot, ...] = ()
     diagnosis: Diagnosis | None = None
+    # Seconds of the submission's time budget its workers took: the host's timing, never shown nor
+    # in results.json; the store keeps it, so a partial regrade is known to fit the budget (incremental.py).
+    budget_spent: float = field(default=0.0, compare=False)
 
 
 def host_failed(exercise: ExerciseResult) -> bool:
@@ -189,8 +192,19 @@ def student_result(student_id: str, exercises: tuple[ExerciseResult, ...], statu
     )
 
 
-def to_dict(result: BatchResult | StudentResult) -> dict:
-    return asdict(result)
+SPENT_FIELD = "budget_spent"
+
+
+def to_dict(result: BatchResult | StudentResult, with_spent: bool = False) -> dict:
+    """The result as written to results.json; ``with_spent``: as carried to the store, with each
+    exercise's budget spent."""
+    if with_spent:
+        return asdict(result)
+    return asdict(result, dict_factory=_without_spent)
+
+
+def _without_spent(items: list[tuple[str, object]]) -> dict:
+    return {name: value for name, value in items if name != SPENT_FIELD}
 
 
 class ResultsFormatError(ValueError):

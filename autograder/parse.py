@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
 
 from .model import (GRADER_FAILED, PENDING_LABEL, STATUSES, CheckResult, Diagnosis, Exercise, ExerciseResult, Output, Problem,
-                    ResultsFormatError, Status, _build, exercise_result, load_course, student_result, StudentResult)
+                    ResultsFormatError, SPENT_FIELD, Status, _build, exercise_result, load_course, student_result, StudentResult)
 from .plotdata import Plot, plot_from
 
 _OUTCOME_STATUS = {"passed": Status.PASSED, "failed": Status.FAILED, "error": Status.ERROR, "skipped": Status.PENDING}
@@ -59,11 +60,13 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
     problems: dict[str, Problem] = {}
     plots: dict[str, tuple[Plot, ...]] = {}
     diagnoses: dict[str, Diagnosis] = {}
+    spent: dict[str, float] = defaultdict(float)
     for test in report.get("tests", []):
         meta = test.get("metadata") or {}
         exercise = meta.get("exercise")
         if exercise is None:
             exercise = str(test.get("nodeid", "")).split("::")[0].rsplit("/", 1)[-1].removesuffix(".py").removeprefix("test_")
+        spent[exercise] = max(spent[exercise], _seconds(meta.get(SPENT_FIELD)))
         check = _check(test)
         if meta.get("exercise_wide"):  # said once for the exercise, not copied into every check
             problems.setdefault(exercise, Problem(check.message, check.hint, check.detail))
@@ -89,7 +92,12 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
         else:
             results.append(exercise_result(exercise.name, exercise.title, tests, problem=problems.get(exercise.name),
                                            plots=plots.get(exercise.name, ()), diagnosis=diagnoses.get(exercise.name)))
-    return tuple(results)
+    return tuple(replace(r, budget_spent=spent.get(r.name, 0.0)) for r in results)
+
+
+def _seconds(raw: object) -> float:
+    """The budget an exercise spent, as the plugin wrote it; anything else counts as none."""
+    return float(raw) if isinstance(raw, (int, float)) and math.isfinite(raw) and raw > 0 else 0.0
 
 
 def _plots(raw: object) -> tuple[Plot, ...]:

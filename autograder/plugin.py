@@ -22,7 +22,7 @@ from . import grading, interrupts, sandbox, sanitize
 from .client import StudentModule
 from .diagnose import diagnose
 from .figures import record_all
-from .model import GRADER_FAILED, PENDING_LABEL, Status
+from .model import GRADER_FAILED, PENDING_LABEL, SPENT_FIELD, Status
 from .probes import RecordingModule
 from .properties import Cases, use_cache_home
 from .problems import CheckFailed, StudentProblem, StudentRaised
@@ -32,6 +32,7 @@ from .zygote import WORKERS
 PLOTS = pytest.StashKey[dict]()  # exercise -> plots recorded at the end of its module, until reported
 DIAGNOSES = pytest.StashKey[dict]()  # exercise -> its diagnosis, made at the end of its module, until reported
 FAILED = pytest.StashKey[dict]()  # exercise -> names of the checks it failed so far
+SPENT = pytest.StashKey[dict]()  # exercise -> seconds of the submission's budget it took, until reported
 # A hidden check says that it failed and how, never on what: a comparison's values and the
 # student's own exception message (which may echo its arguments) stay on the trusted side.
 HIDDEN_FAILED = "Your function did not match on the hidden random inputs (they are not shown, so the check stays a test)."
@@ -70,7 +71,7 @@ def _reference_dir(config: pytest.Config) -> Path | None:
 def begin_submission(config: pytest.Config, folder: Path, following: bool = False) -> None:
     """Start grading ``folder`` in this session: nothing recorded for the previous submission remains
     (``following``: another comes after it, whose sandbox starts now)."""
-    for key in (PLOTS, DIAGNOSES, FAILED):
+    for key in (PLOTS, DIAGNOSES, FAILED, SPENT):
         if key in config.stash:
             del config.stash[key]
     grading.begin(config, folder, following)
@@ -129,6 +130,7 @@ def student(request: pytest.FixtureRequest):
             if drawn:
                 request.config.stash.setdefault(PLOTS, {})[exercise] = drawn
     finally:
+        request.config.stash.setdefault(SPENT, {})[exercise] = module.budget_spent
         module.close()
 
 
@@ -316,6 +318,9 @@ def pytest_json_runtest_metadata(item: pytest.Item, call: pytest.CallInfo) -> di
         diagnosis = item.config.stash.get(DIAGNOSES, {}).pop(exercise_of(item.module), None)
         if diagnosis:
             meta["diagnosis"] = diagnosis
+        spent = item.config.stash.get(SPENT, {}).pop(exercise_of(item.module), None)
+        if spent is not None:  # the store's plan reads it (incremental.py); never shown
+            meta[SPENT_FIELD] = spent
     if "status" in extra and extra["status"] != "passed":
         return meta
     module = item.funcargs.get("student") if hasattr(item, "funcargs") else None

@@ -86,7 +86,7 @@ def _post(spool: Path, result: StudentResult) -> None:
     # Named to sort in the order posted; renamed into place whole, so the run never reads half a file.
     fd, part = tempfile.mkstemp(prefix=f"{time.monotonic_ns():020d}-", suffix=".part", dir=spool)
     with os.fdopen(fd, "wb") as handle:
-        handle.write(json.dumps(to_dict(result), ensure_ascii=False).encode("utf-8", "surrogateescape"))
+        handle.write(json.dumps(to_dict(result, with_spent=True), ensure_ascii=False).encode("utf-8", "surrogateescape"))
     os.rename(part, part.removesuffix(".part") + ".json")
 
 
