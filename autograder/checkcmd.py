@@ -67,7 +67,8 @@ def run_check(args: argparse.Namespace, warm: tuple[Zygote, ...] = ()) -> int:
         settings, student = _graded_fully(args, student_id, folder, known.unknown if answered else only,
                                           room_proved=settings is not None,
                                           proved=(settings.isolation, settings.bwrap) if answered else None,
-                                          kept=tuple(known.answered) if answered else ())
+                                          kept=tuple(known.answered) if answered else (),
+                                          spent=known.spent if answered else 0.0)
         if answered:
             student = _merged(known.result(student_id, folder, quick), student, load_course(settings.graders_dir))
     from .intake import Submission, annotate, find_near_misses
@@ -117,14 +118,16 @@ def run_check(args: argparse.Namespace, warm: tuple[Zygote, ...] = ()) -> int:
 
 
 def _graded_fully(args: argparse.Namespace, student_id: str, folder: Path, exercises: tuple[str, ...],
-                  room_proved: bool, proved: tuple[str, str] | None, kept: tuple[str, ...]):
+                  room_proved: bool, proved: tuple[str, str] | None, kept: tuple[str, ...], spent: float = 0.0):
     """(settings, result) of ``exercises`` (all where empty) graded in pytest, the host proved first
     unless ``proved`` names the isolation and bwrap already seen answering; ``kept``: the exercises
-    whose scripts a release keeps from its earlier run (the others are recorded now)."""
+    whose scripts a release keeps from its earlier run (the others are recorded now); ``spent``: the
+    seconds of the submission's budget the quick way took on the exercises it answered."""
     from .runner import grade_one, grade_recording, record_scripts  # pytest and the graders: only now
     # Where the quick way was tried, the room was proved before its sandboxes ran; proved again
     # now, it would count the tasks of those just killed, which the kernel frees a moment later.
-    settings = replace(cli._settings(args, batch=False, room_proved=room_proved, proved=proved), exercises=exercises)
+    settings = replace(cli._settings(args, batch=False, room_proved=room_proved, proved=proved), exercises=exercises,
+                       budget_spent=spent)
     if settings.use_scripts and settings.reference_dir is None and (kept or not exercises):
         # A release has no reference to record: this run's own calls make the next check quick.
         return settings, scriptcache.keep_own(settings, lambda into: grade_recording(student_id, folder, settings, into),

@@ -182,7 +182,11 @@ class StudentModule(Conversation, Scripted):
 
     @property
     def budget_spent(self) -> float:
-        """Seconds of the submission's time budget this file's workers have taken so far."""
+        """Seconds of the submission's time budget this file's workers have taken so far; the whole
+        budget once the submission's has run out (what ran then may have been cut short by it,
+        a plot say, with no check timed out to show it)."""
+        if self.submission_budget is not None and self.submission_budget.remaining() <= 0:
+            return self.submission_budget.seconds
         return self._own.spent
 
     def drain_output(self) -> dict | None:

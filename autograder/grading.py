@@ -108,7 +108,10 @@ def _submission(config: pytest.Config, folder: Path, following: bool = False) ->
     warm, run.spare = run.spare or started_zygote(config), None
     if following and warm is not None:
         run.spare = started_zygote(config)
-    return Submission(folder, Budget(limits(config).submission_seconds, "your whole submission"), warm)
+    whole = limits(config).submission_seconds
+    given = config.getoption("--budget-spent")
+    taken = min(given, whole) if given > 0 else 0.0  # nan counts as none
+    return Submission(folder, Budget(whole, "your whole submission", spent=taken), warm)
 
 
 def end(config: pytest.Config) -> None:

@@ -95,13 +95,14 @@ def _fits_budget(kept: list[Stored], regraded: int, limits: Limits) -> bool:
 
     A submission's time budget is shared by its exercises, so a kept result stands only where the
     budget cannot have run out in either run: none of the kept ones timed out (the budget may have
-    been spent by the exercises now regraded), and what the kept ones took, with the most each
-    regraded exercise may take, stays within it. Else the whole submission is graded again.
+    been spent by the exercises now regraded), and twice what the kept ones took (waits are wall
+    time: a busier host takes longer), with the most each regraded exercise may take and a call's
+    slack beyond it, stays within it. Else the whole submission is graded again.
     """
     if any(_timed_out(s.result) for s in kept):
         return False
     spent = sum(s.result.budget_spent for s in kept)
-    return spent + regraded * limits.exercise_seconds <= limits.submission_seconds
+    return 2 * spent + regraded * limits.exercise_seconds + limits.wall_slack <= limits.submission_seconds
 
 
 def _timed_out(exercise: ExerciseResult) -> bool:

@@ -55,6 +55,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--quiet-lock", default="", help="lock file the pool processes of one run share (runner.py)")
     group.addoption("--scripts", default="", help="the class's scripts and known verdicts (script.py), if any")
     group.addoption("--record-scripts", default="", help="write the scripts and verdicts of this run here")
+    group.addoption("--budget-spent", type=float, default=0.0,
+                    help="seconds of the submission's time budget already taken (check's quick way): one submission only")
 
 
 def pytest_configure(config: pytest.Config) -> None:

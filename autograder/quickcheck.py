@@ -46,6 +46,7 @@ class Known:
 
     answered: dict[str, list[dict]]
     unknown: tuple[str, ...]
+    spent: float = 0.0  # seconds of the submission's budget the answers took: the full way has the rest
 
     def result(self, student_id: str, folder: Path, settings: Settings) -> StudentResult:
         """The student's result on the answered exercises alone."""
@@ -98,7 +99,7 @@ def grade_known(student_id: str, folder: Path, settings: Settings, warm: tuple[Z
             if zygote is not None and zygote not in given:
                 zygote.close()
     return Known({name: answered[name] for name in wanted if answered.get(name) is not None},
-                 tuple(name for name in wanted if answered.get(name) is None))
+                 tuple(name for name in wanted if answered.get(name) is None), budget.spent)
 
 
 def _started(settings: Settings, limits: sandbox.Limits, count: int) -> list[Zygote | None]:

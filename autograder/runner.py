@@ -68,6 +68,8 @@ def _pytest_args(targets: list[str], submission: Path, settings: Settings) -> li
         args.append(f"--catalogue={settings.catalogue_dir}")
     if settings.quiet_lock:
         args.append(f"--quiet-lock={settings.quiet_lock}")
+    if settings.budget_spent > 0:
+        args.append(f"--budget-spent={settings.budget_spent!r}")
     if settings.scripts:
         args.append(f"--scripts={settings.scripts}")
     return args
@@ -236,7 +238,7 @@ def record_scripts(settings: Settings, into: Path) -> str:
     if settings.reference_dir is None or not settings.reference_dir.is_dir():
         return ""
     try:  # every exercise's scripts
-        _recorded_run(settings.reference_dir, replace(settings, exercises=(), only_submitted=False), into)
+        _recorded_run(settings.reference_dir, replace(settings, exercises=(), only_submitted=False, budget_spent=0.0), into)
     except KeyboardInterrupt:
         raise
     except Exception:  # noqa: BLE001 - then every check runs call by call: slower, the same verdicts

@@ -26,4 +26,7 @@ class Settings:
     workers: str = "hatched"  # "zygote": a sandbox per submission; "fresh": one per exercise, as before zygotes
     shard_size: int = 8  # students graded in one pytest session (1: a session each, as before shards)
     scripts: str = ""  # the file of the class's scripts and known verdicts (script.py), once recorded
+    # check: seconds of the submission's time budget its quick way took (quickcheck.py), charged
+    # before the full way grades the rest, so a submission never has more than its budget in all
+    budget_spent: float = 0.0
     use_scripts: bool = True  # False: every call one by one, as before scripts (the same verdicts, slower)

@@ -10,13 +10,16 @@ import shutil
 import pytest
 
 from autograder import cli
+from autograder.budget import Budget
+from autograder.client import StudentModule
 from autograder.fingerprint import exercise_keys, grader_keys
 from autograder.incremental import plan
 from autograder.limits import Limits
 from autograder.model import CheckResult, ExerciseResult, Status
+from autograder.runner import grade_one
 from autograder.store import STORE, ResultStore, Stored
 from autograder.verdicts import Verdicts
-from conftest import COURSE, GRADERS, ROOT, SOLUTIONS
+from conftest import COURSE, GRADERS, ROOT, SOLUTIONS, settings
 
 SAMPLE = ROOT / "examples" / "class"
 LIMITS = Limits()  # 60 s an exercise, 180 s the submission
@@ -49,10 +52,10 @@ def student(tmp_path):
 
 
 @pytest.mark.parametrize("spent, regraded", [
-    ({name: 1.0 for name in NAMES}, ("clipping",)),  # 5 s kept + at most 60 s: within 180 s
-    ({name: 24.0 for name in NAMES}, ("clipping",)),  # 120 s kept + 60 s: just within
-    ({name: 30.0 for name in NAMES}, NAMES),  # 150 s kept: the regraded one could run out
-    ({"scalar_chain": 125.0}, NAMES),  # one kept exercise took most of it
+    ({name: 1.0 for name in NAMES}, ("clipping",)),  # twice 5 s kept + at most 60 s + 10 s: within 180 s
+    ({name: 10.0 for name in NAMES}, ("clipping",)),  # twice 50 s kept + 70 s: just within
+    ({name: 12.0 for name in NAMES}, NAMES),  # twice 60 s kept + 70 s: the regraded one could run out
+    ({"scalar_chain": 60.0}, NAMES),  # one kept exercise took a third of it
     ({"clipping": 170.0}, ("clipping",)),  # the one regraded took it: what it takes now decides
 ])
 def test_one_changed_file_is_regraded_alone_only_where_the_shared_budget_cannot_run_out(tmp_path, student, spent, regraded):
@@ -62,8 +65,8 @@ def test_one_changed_file_is_regraded_alone_only_where_the_shared_budget_cannot_
 
 
 @pytest.mark.parametrize("each, regraded", [
-    (10.0, ("init_std", "clipping")),  # 40 s kept + 2 x 60 s
-    (16.0, NAMES),  # 64 s kept + 2 x 60 s: over 180 s
+    (5.0, ("init_std", "clipping")),  # twice 20 s kept + 2 x 60 s + 10 s
+    (7.0, NAMES),  # twice 28 s kept + 130 s: over 180 s
 ])
 def test_each_regraded_exercise_counts_at_the_most_it_may_take(tmp_path, student, each, regraded):
     store = ResultStore(tmp_path / "out")
@@ -114,3 +117,25 @@ def test_a_known_verdict_carries_the_budget_of_the_student_answered_never_the_fi
                                                      "metadata": {"status": "passed", "budget_spent": 40.0}})
     assert "budget_spent" not in verdicts.entry("test_clipping.py::test_a", None)["metadata"]
     assert verdicts.entry("test_clipping.py::test_a", None, spent=0.25)["metadata"]["budget_spent"] == 0.25
+
+
+def test_an_exercise_that_saw_the_submission_budget_run_out_counts_as_having_spent_it_all(tmp_path):
+    """What ran then may have been cut short (a plot) with no check timed out to show it."""
+    shared = Budget(LIMITS.submission_seconds, "your whole submission")
+    module = StudentModule(tmp_path / "residual.py", "residual", "process", LIMITS, submission_budget=shared)
+    shared.charge(100.0)
+    assert module.budget_spent == 0.0  # its own share: none
+    shared.charge(80.0)
+    assert module.budget_spent == LIMITS.submission_seconds
+
+
+def test_a_session_given_the_budget_already_spent_has_only_the_rest(tmp_path):
+    """check's full way after its quick way: files whose import sleeps 1.5 s, with 1 s left."""
+    folder = shutil.copytree(SAMPLE / "amara_okafor", tmp_path / "amara")
+    for name in NAMES:
+        slow = folder / f"{name}.py"
+        slow.write_text("import time\ntime.sleep(1.5)\n" + slow.read_text(encoding="utf-8"), encoding="utf-8")
+    result = grade_one("amara", folder, settings(seed=7, isolation="process", budget_spent=179.0))
+    assert {t.status for e in result.exercises for t in e.tests} == {Status.TIMEOUT}
+    said = [t.message or e.problem.message for e in result.exercises for t in e.tests]
+    assert all("180 seconds it may run for your whole submission" in m for m in said), said
