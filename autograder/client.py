@@ -181,10 +181,15 @@ class StudentModule(Conversation, Scripted):
         return self._problem
 
     @property
+    def own_spent(self) -> float:
+        """Seconds this file's workers have taken so far, of its own budget and the submission's."""
+        return self._own.spent
+
+    @property
     def budget_spent(self) -> float:
-        """Seconds of the submission's time budget this file's workers have taken so far; the whole
-        budget once the submission's has run out (what ran then may have been cut short by it,
-        a plot say, with no check timed out to show it)."""
+        """What the store keeps of this file's share of the submission's budget (incremental.py):
+        :attr:`own_spent`, or the whole budget once the submission's has run out (what ran then
+        may have been cut short by it, a plot say, with no check timed out to show it)."""
         if self.submission_budget is not None and self.submission_budget.remaining() <= 0:
             return self.submission_budget.seconds
         return self._own.spent

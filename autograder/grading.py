@@ -38,6 +38,7 @@ class Run:
     recorder: Recorder | None = None
     spare: Zygote | None = None  # the next submission's warm sandbox, started ahead (zygote.py)
     hatchery: Hatchery | None = None  # where each submission's sandbox is hatched (hatching.py), if anywhere
+    taken: float = 0.0  # of the first submission's budget, before the session (check's quick way): --budget-spent
 
 
 @dataclass
@@ -59,6 +60,8 @@ def limits(config: pytest.Config) -> sandbox.Limits:
 def run_of(config: pytest.Config) -> Run:
     if RUN not in config.stash:
         config.stash[RUN] = Run(QuietLock(config.getoption("--quiet-lock")), *_class_scripts(config))
+        given = config.getoption("--budget-spent")
+        config.stash[RUN].taken = given if given > 0 else 0.0  # nan counts as none
         if config.getoption("--record-scripts"):
             config.stash[RUN].recorder = Recorder()
             config.stash[RUN].verdicts = Verdicts()
@@ -109,8 +112,7 @@ def _submission(config: pytest.Config, folder: Path, following: bool = False) ->
     if following and warm is not None:
         run.spare = started_zygote(config)
     whole = limits(config).submission_seconds
-    given = config.getoption("--budget-spent")
-    taken = min(given, whole) if given > 0 else 0.0  # nan counts as none
+    taken, run.taken = min(run.taken, whole), 0.0  # the first submission's alone
     return Submission(folder, Budget(whole, "your whole submission", spent=taken), warm)
 
 

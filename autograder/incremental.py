@@ -16,8 +16,8 @@ from typing import Callable
 
 from . import interrupts
 from .fingerprint import exercise_keys, submitted_any
-from .model import Exercise, ExerciseResult, Status, StudentResult, host_failed, student_result
 from .limits import Limits
+from .model import Exercise, ExerciseResult, Status, StudentResult, host_failed, student_result
 from .runner import Settings, failed_student
 from .store import ResultStore, Stored
 from .submission import MAX_SOURCE_BYTES
@@ -99,7 +99,7 @@ def _fits_budget(kept: list[Stored], regraded: int, limits: Limits) -> bool:
     time: a busier host takes longer), with the most each regraded exercise may take and a call's
     slack beyond it, stays within it. Else the whole submission is graded again.
     """
-    if any(_timed_out(s.result) for s in kept):
+    if any(_timed_out(s.result) or not s.result.budget_spent >= 0 for s in kept):  # a record that cannot hold: not trusted
         return False
     spent = sum(s.result.budget_spent for s in kept)
     return 2 * spent + regraded * limits.exercise_seconds + limits.wall_slack <= limits.submission_seconds

@@ -56,7 +56,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--scripts", default="", help="the class's scripts and known verdicts (script.py), if any")
     group.addoption("--record-scripts", default="", help="write the scripts and verdicts of this run here")
     group.addoption("--budget-spent", type=float, default=0.0,
-                    help="seconds of the submission's time budget already taken (check's quick way): one submission only")
+                    help="seconds of the first submission's time budget already taken (check's quick way)")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -46,7 +46,7 @@ class Known:
 
     answered: dict[str, list[dict]]
     unknown: tuple[str, ...]
-    spent: float = 0.0  # seconds of the submission's budget the answers took: the full way has the rest
+    spent: float = 0.0  # seconds of the submission's budget the answered exercises took: the full way has the rest
 
     def result(self, student_id: str, folder: Path, settings: Settings) -> StudentResult:
         """The student's result on the answered exercises alone."""
@@ -75,11 +75,16 @@ def grade_known(student_id: str, folder: Path, settings: Settings, warm: tuple[Z
     askable = [name for name, nodeids in checks.items() if nodeids and all(n in verdicts.entries for n in nodeids)]
     lanes = list(given) or (_started(settings, limits, lanes_for(len(askable))) if askable else [])
 
+    taken: dict[str, float] = {}  # per exercise answered: an unanswered one is charged again the full way
+
     def answer(zygote: Zygote | None, exercise: str) -> list[dict] | None:
         module = StudentModule(folder / f"{exercise}.py", exercise, settings.isolation, limits, settings.bwrap,
                                submission_budget=budget, zygote=zygote, scripts=scripts)
         try:
-            return _known(module, exercise, checks[exercise], verdicts)
+            entries = _known(module, exercise, checks[exercise], verdicts)
+            if entries is not None:
+                taken[exercise] = module.own_spent
+            return entries
         except (OSError, subprocess.SubprocessError) as error:  # no worker starts: the full way's proof names the host
             raise GiveUp(exercise) from error
         finally:
@@ -99,7 +104,7 @@ def grade_known(student_id: str, folder: Path, settings: Settings, warm: tuple[Z
             if zygote is not None and zygote not in given:
                 zygote.close()
     return Known({name: answered[name] for name in wanted if answered.get(name) is not None},
-                 tuple(name for name in wanted if answered.get(name) is None), budget.spent)
+                 tuple(name for name in wanted if answered.get(name) is None), sum(taken.values()))
 
 
 def _started(settings: Settings, limits: sandbox.Limits, count: int) -> list[Zygote | None]:

@@ -162,16 +162,18 @@ def test_a_worker_that_cannot_start_gives_the_quick_way_up_and_the_host_is_named
     assert not (tmp_path / "r.json").exists() and cache == []
 
 
-def test_the_full_way_has_only_what_the_quick_way_left_of_the_submission_budget(tmp_path, cache, monkeypatch, capsys):
+@pytest.mark.parametrize("slow, charged", [("residual", True), ("clipping", False)])
+def test_the_full_way_has_only_what_the_quick_way_left_of_the_submission_budget(tmp_path, cache, monkeypatch, capsys,
+                                                                                 slow, charged):
     """A submission's exercises share one time budget whichever way each is answered: a file whose
-    import sleeps, answered the quick way, has taken its seconds from what the full way is given."""
+    import sleeps, answered the quick way, has taken its seconds from what the full way is given;
+    one the full way grades again (clipping: a catalogued mistake) is charged there, not twice."""
     source = compose((SOLUTIONS / "clipping.py").read_text(), MISTAKES["clipping"].path.read_text())
     folder = submission(tmp_path / "student", "clipping", source)
-    slow = folder / "residual.py"
-    slow.write_text("import time\ntime.sleep(1.5)\n" + slow.read_text())
+    (folder / f"{slow}.py").write_text("import time\ntime.sleep(1.5)\n" + (folder / f"{slow}.py").read_text())
     given, grade_one = [], runner.grade_one
     monkeypatch.setattr(runner, "grade_one", lambda sid, f, s: given.append(s.budget_spent) or grade_one(sid, f, s))
     code, _ = check(folder)
     assert code == 1 and cache == [("clipping",)]
-    assert len(given) == 1 and given[0] >= 1.5, given
+    assert len(given) == 1 and (given[0] >= 1.5) == charged, given
     capsys.readouterr()

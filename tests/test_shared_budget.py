@@ -16,7 +16,7 @@ from autograder.fingerprint import exercise_keys, grader_keys
 from autograder.incremental import plan
 from autograder.limits import Limits
 from autograder.model import CheckResult, ExerciseResult, Status
-from autograder.runner import grade_one
+from autograder.runner import grade_one, grade_shard
 from autograder.store import STORE, ResultStore, Stored
 from autograder.verdicts import Verdicts
 from conftest import COURSE, GRADERS, ROOT, SOLUTIONS, settings
@@ -57,6 +57,7 @@ def student(tmp_path):
     ({name: 12.0 for name in NAMES}, NAMES),  # twice 60 s kept + 70 s: the regraded one could run out
     ({"scalar_chain": 60.0}, NAMES),  # one kept exercise took a third of it
     ({"clipping": 170.0}, ("clipping",)),  # the one regraded took it: what it takes now decides
+    ({"scalar_chain": -500.0}, NAMES),  # a record that says less than nothing is not trusted
 ])
 def test_one_changed_file_is_regraded_alone_only_where_the_shared_budget_cannot_run_out(tmp_path, student, spent, regraded):
     store = ResultStore(tmp_path / "out")
@@ -129,13 +130,25 @@ def test_an_exercise_that_saw_the_submission_budget_run_out_counts_as_having_spe
     assert module.budget_spent == LIMITS.submission_seconds
 
 
-def test_a_session_given_the_budget_already_spent_has_only_the_rest(tmp_path):
-    """check's full way after its quick way: files whose import sleeps 1.5 s, with 1 s left."""
-    folder = shutil.copytree(SAMPLE / "amara_okafor", tmp_path / "amara")
+def slow_copy(into):
+    """amara_okafor's correct files, each of whose import sleeps 1.5 s."""
+    folder = shutil.copytree(SAMPLE / "amara_okafor", into)
     for name in NAMES:
         slow = folder / f"{name}.py"
         slow.write_text("import time\ntime.sleep(1.5)\n" + slow.read_text(encoding="utf-8"), encoding="utf-8")
-    result = grade_one("amara", folder, settings(seed=7, isolation="process", budget_spent=179.0))
+    return folder
+
+
+def test_a_session_given_the_budget_already_spent_has_only_the_rest(tmp_path):
+    """check's full way after its quick way: files whose import sleeps 1.5 s, with 1 s left."""
+    result = grade_one("amara", slow_copy(tmp_path / "amara"), settings(seed=7, isolation="process", budget_spent=179.0))
     assert {t.status for e in result.exercises for t in e.tests} == {Status.TIMEOUT}
     said = [t.message or e.problem.message for e in result.exercises for t in e.tests]
     assert all("180 seconds it may run for your whole submission" in m for m in said), said
+
+
+def test_the_budget_already_spent_is_the_first_submissions_alone(tmp_path):
+    """A session of several submissions: the next one has its whole budget, as always."""
+    students = [(name, slow_copy(tmp_path / name)) for name in ("first", "second")]
+    first, second = grade_shard(students, settings(seed=7, isolation="process", budget_spent=179.0))
+    assert first.score == 0 and second.score == second.max_score > 0
