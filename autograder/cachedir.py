@@ -34,6 +34,14 @@ def prune(where: Path, max_files: int, max_age: float, now: float | None = None)
         remove(path)
 
 
+def mark_used(path: Path) -> None:
+    """``path`` was used now: what pruning keeps longest."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
 def remove(path: Path) -> None:
     try:
         path.unlink()

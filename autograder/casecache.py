@@ -98,10 +98,7 @@ def load(text: str) -> tuple | None:
         return None
     if not isinstance(cases, tuple) or not all(map(_plain, cases)):
         return None
-    try:
-        os.utime(path)  # used now: what pruning keeps
-    except OSError:
-        pass
+    cachedir.mark_used(path)
     return cases
 
 

@@ -192,7 +192,7 @@ class StudentModule(Conversation, Scripted):
         may have been cut short by it, a plot say, with no check timed out to show it)."""
         if self.submission_budget is not None and self.submission_budget.remaining() <= 0:
             return self.submission_budget.seconds
-        return self._own.spent
+        return self.own_spent
 
     def drain_output(self) -> dict | None:
         """What the student's code printed since the last drain: head, tail, and how much was cut."""

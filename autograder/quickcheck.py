@@ -24,11 +24,12 @@ from typing import Callable
 
 from . import sandbox
 from .budget import Budget
+from .cachedir import mark_used
 from .client import StudentModule
 from .model import StudentResult, load_course
 from .parse import parse_run
 from .script import PLOTS, Scripts
-from .scriptcache import mark_used, path_for
+from .scriptcache import path_for
 from .settings import Settings
 from .verdicts import Verdicts
 from .warmstart import lanes_for

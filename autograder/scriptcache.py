@@ -31,7 +31,7 @@ from pathlib import Path
 
 
 from . import cachedir
-from .cachedir import user_cache
+from .cachedir import mark_used, user_cache
 from .fingerprint import grader_keys
 from .model import load_course
 
@@ -141,13 +141,6 @@ def _keep(temp: str, target: Path) -> bool:
         return False
     _prune(target.parent)
     return True
-
-
-def mark_used(path: Path) -> None:
-    try:
-        os.utime(path)  # used now: what pruning keeps
-    except OSError:
-        pass
 
 
 def _prune(where: Path) -> None:
