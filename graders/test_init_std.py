@@ -1,5 +1,7 @@
 """Checks for init_std.py: He is sqrt(2 / fan_in), Xavier sqrt(2 / (fan_in + fan_out)), other kinds raise ValueError."""
 
+import string
+
 import numpy as np
 import pytest
 from hypothesis import strategies as st
@@ -100,7 +102,7 @@ def test_kind_is_matched_exactly(student):
     """The kind must be spelled exactly: "Xavier", "HE" or "he " are unknown kinds and raise ValueError."""
     hint = ("Compare the kind exactly as given, without changing its case or trimming it: only 'xavier' and 'he' "
             "are valid.")
-    for kind in ("Xavier", "HE", "He", "XAVIER", "he ", " xavier"):
+    for kind in ("Xavier", "HE", "He", "XAVIER", "he ", " xavier", *NEAR_MISSES):
         expect_value_error(student, kind, hint)
 
 
@@ -116,6 +118,24 @@ NEAR_NAMES = ("Xavier", "XAVIER", "He", "HE", "hE", " he", "he ", "xavier ", " x
 # Every near name is tried on every seed, not only when a draw happens to pick it; a regex's $
 # also matches before one trailing newline, so each valid name gets every trailing whitespace.
 TRAILING = tuple(name + tail for name in VALID for tail in ("\n", "\r", "\t", "\r\n", "\x0b", "\x0c"))
+# Any string but the two names raises, so a kind cleaned up before the comparison (a character
+# removed or replaced, an affix cut off, a compatibility form folded) shows on these, on every
+# seed: each valid name with one character from a wide pool put in front, behind or inside it,
+# common affixes and quotes, full-width and other compatibility forms, and the name repeated.
+_POOL = sorted(set(string.printable) | {chr(c) for c in range(32)} | set("\x7f\x85\xa0\xad\u200b\u200d\u2028\u3000\ufeff"
+                                                                       "\u0301\u0131\u017f\xe9\u0435\uff0e\uff3f\uff0d\uff53"))
+_AFFIXES = ("init_", "init-", "_init", "-init", "init", "_normal", "_uniform", "nn.init.", "torch.nn.init.",
+            "kind=", "()", "s", "es", ".", ",", ";", ":", "-", "_", "'", '"', "`", "\\n", "\x00\x00", "  ", "\t\t")
+_WRAPS = (("'", "'"), ('"', '"'), ("`", "`"), ("(", ")"), ("[", "]"), ("<", ">"), ("{", "}"), ("*", "*"),
+          ("_", "_"), ("-", "-"), (".", "."), ("\x00", "\x00"), ("\u201c", "\u201d"), ("\u2018", "\u2019"))
+NEAR_MISSES = tuple(dict.fromkeys(kind for kind in (
+    *(name[:at] + char + name[at:] for name in VALID for char in _POOL for at in (0, len(name) // 2, len(name))),
+    *(affix + name for name in VALID for affix in _AFFIXES), *(name + affix for name in VALID for affix in _AFFIXES),
+    *(head + name + tail for name in VALID for head, tail in _WRAPS),
+    *("".join(chr(ord(c) + shift) for c in name) for name in VALID for shift in (0xFEE0, 0x1D41A - ord("a"), 0x24D0 - ord("a"))),
+    *(name[:at] + chr(ord(name[at]) + 0xFEE0) + name[at + 1:] for name in VALID for at in range(len(name))),
+    *(name * 2 for name in VALID), *(name + sep + name for name in VALID for sep in " _-"), "hexavier", "xavierhe",
+) if kind not in VALID))
 
 
 def _variants(name: str) -> st.SearchStrategy:
@@ -137,15 +157,19 @@ OTHER_KINDS = st.one_of(st.sampled_from(NEAR_NAMES), _variants("xavier"), _varia
 # fan_in, fan_out: ints >= 1, from 1 to sizes where the std is near 1e-8 (there any rounding to a
 # fixed number of decimals shows, so "do not round" is checked at the 1e-9 tolerance).
 FANS = st.one_of(st.sampled_from((1, 2, 3, 50, 100, 4096)), st.integers(1, 4096), st.integers(1, 10 ** 16))
-# Both fans large (1e6 to 1e15, a sum past 2**31 and 2**53 included): a formula or a precision
+# Both fans large (1e6 to 1e16, a sum past 2**31 and 2**53 included): a formula or a precision
 # that changes only for big layers shows there, for both kinds.
-BIG_FANS = st.integers(6, 14).flatmap(lambda e: st.integers(10 ** e, 10 ** (e + 1)))
+BIG_FANS = st.integers(6, 15).flatmap(lambda e: st.integers(10 ** e, 10 ** (e + 1)))
 LAYERS = st.one_of(st.tuples(st.sampled_from(VALID), FANS, FANS), st.tuples(st.sampled_from(VALID), BIG_FANS, BIG_FANS))
 # On every seed: big fans for both kinds, and sums that overflow 32-bit integers.
 BIG_LAYERS = [(kind, fan_in, fan_out) for kind in VALID for fan_in, fan_out in (
     (2 * 10 ** 6, 10 ** 7), (10 ** 13, 10 ** 13), (10 ** 9, 3 * 10 ** 9), (10 ** 15, 10 ** 15), (1234567, 7654321),
     (10 ** 12, 5 * 10 ** 6), (1, 2 ** 31), (2 ** 31 - 1, 1), (2 ** 30, 2 ** 30), (2 ** 31 + 5, 3),
-    (2 ** 32 + 5, 2 ** 32 + 7), (3 * 10 ** 9, 10 ** 6), (999_999_999_989, 10 ** 14 + 3))]
+    (2 ** 32 + 5, 2 ** 32 + 7), (3 * 10 ** 9, 10 ** 6), (999_999_999_989, 10 ** 14 + 3),
+    # fans from 1e15 up to the spec's 10**16, either one large or both: no cap below the limit
+    (10 ** 16, 1), (1, 10 ** 16), (10 ** 16, 10 ** 16), (10 ** 15 + 1, 1), (1, 10 ** 15 + 1), (5 * 10 ** 15, 3),
+    (7, 2 * 10 ** 15), (10 ** 16 - 1, 10 ** 15), (3 * 10 ** 15, 8 * 10 ** 15), (1234567890123456, 64),
+    (64, 9876543210987654), (2 ** 53 + 1, 2 ** 53))]
 CALLS = st.one_of(LAYERS, st.tuples(OTHER_KINDS, FANS, FANS))
 
 
@@ -184,11 +208,12 @@ def test_every_call_keeps_the_contract(student, cases):
     """For every kind string and fan sizes >= 1: "xavier" and "he" give a float within 1e-9 of the formula, anything else raises ValueError."""
     cases.check(CALLS, lambda case: expect_contract(student, case, formula), describe=describe,
                 explicit=[("he", 10 ** 15, 1), ("xavier", 1, 1), *BIG_LAYERS,
-                          *((kind, 64, 64) for kind in NEAR_NAMES + TRAILING)])
+                          *((kind, 64, 64) for kind in NEAR_NAMES + TRAILING + NEAR_MISSES)])
 
 
 @pytest.mark.points(3)
 @pytest.mark.hidden
 def test_matches_reference_on_random_fan_sizes(student, reference, cases):
     """On random kinds and fan sizes from the whole domain the result matches the reference (a float within 1e-9, or ValueError)."""
-    cases.check(CALLS, lambda case: expect_contract(student, case, reference.init_std), explicit=BIG_LAYERS)
+    cases.check(CALLS, lambda case: expect_contract(student, case, reference.init_std),
+                explicit=[*BIG_LAYERS, *((kind, 64, 64) for kind in NEAR_MISSES)])
