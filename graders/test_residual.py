@@ -73,7 +73,7 @@ def test_one_block_multiplies_once(student):
 def test_zero_blocks_leave_the_gradient_at_one(student):
     """With no blocks the gradient passes through untouched: 1.0 for every slope, with or without skips."""
     hint = "An empty product is 1: with depth 0 there is no factor at all, so the result is 1.0."
-    for slope in (0.025, 0.0, -0.5, 2.0):
+    for slope in (0.025, 0.0, -0.5, 2.0, -1.0, -2.0, -3.0, 1.0, -0.0):
         for residual in (True, False):
             expect_gradient(student, (0, slope), {"residual": residual}, 1.0, hint)
 
@@ -84,7 +84,12 @@ def test_zero_and_negative_slopes(student):
     hint = ("Multiply the factors themselves: a zero factor gives 0.0 and a negative one flips the sign, so do not "
             "drop the sign or go through logarithms, which fail for factors of 0 or below.")
     cases = (((5, 0.0, False), 0.0), ((5, 0.0, True), 1.0), ((3, -0.5, False), -0.125), ((4, -0.5, False), 0.0625),
-             ((3, -0.5, True), 0.125), ((3, -3.0, True), -8.0), ((2, -1.0, True), 0.0))
+             ((3, -0.5, True), 0.125), ((3, -3.0, True), -8.0), ((2, -1.0, True), 0.0),
+             # factors of 0 and -1 at every depth: 1.0 with no blocks, and the parity decides the sign
+             ((0, -1.0, True), 1.0), ((1, -1.0, True), 0.0), ((0, 0.0, False), 1.0), ((1, 0.0, False), 0.0),
+             ((0, -2.0, True), 1.0), ((1, -2.0, True), -1.0), ((2, -2.0, True), 1.0), ((3, -2.0, True), -1.0),
+             ((1000, -2.0, True), 1.0), ((999, -2.0, True), -1.0), ((0, -1.0, False), 1.0),
+             ((2, -1.0, False), 1.0), ((3, -1.0, False), -1.0), ((1000, -1.0, False), 1.0))
     for (depth, slope, residual), expected in cases:
         expect_gradient(student, (depth, slope), {"residual": residual}, expected, hint)
 
@@ -170,6 +175,14 @@ EXTREME_STACKS = [_fixed(3, 1000.0), _fixed(2, 1e7), _fixed(1, 150.0), _fixed(5,
                   _fixed(1000, 0.0009), _fixed(1000, -0.0009), _fixed(5000, 0.0005), _fixed(3000, 0.00099),
                   _fixed(20000, -0.0002), _fixed(100000, 5e-5), _fixed(100000, 0.00099), _fixed(100000, -0.00099)]
 
+# On every seed: factors of 0, 1, -1, 2 and -2 (slopes such as -1, -2 and 0), with and without
+# the skip, at depths 0 to 3 and at a large even and odd depth: a special case for one slope that
+# forgets depth 0 or the parity shows there.
+SPECIAL_STACKS = [_fixed(depth, slope, residual) for slope in (-1.0, -2.0, 0.0, -0.0, 1.0, -3.0, 2.0, -1.5, -0.5)
+                  for residual in (True, False)
+                  for top in [_deepest(1.0 + slope if residual else slope) // 2 * 2]
+                  for depth in (0, 1, 2, 3, top, top - 1)]
+
 
 @pytest.mark.points(1)
 def test_returns_a_float_for_every_stack(student, cases):
@@ -184,7 +197,7 @@ def test_returns_a_float_for_every_stack(student, cases):
 
     cases.check(stacks(), returns_a_float, describe=describe,
                 explicit=[((0, 0.5), {}, 0, 0.5, True), ((0, 0.0), {"residual": False}, 0, 0.0, False),
-                          ((3, -1.0), {}, 3, -1.0, True), ((3, 0.0, False), {}, 3, 0.0, False)])
+                          ((3, -1.0), {}, 3, -1.0, True), ((3, 0.0, False), {}, 3, 0.0, False), *SPECIAL_STACKS])
 
 
 @pytest.mark.points(1)
@@ -197,7 +210,7 @@ def test_product_of_the_factors_for_every_stack(student, cases):
                         "Multiply the depth factors themselves, for every slope: no special case for 0 or -1, no "
                         "dropped sign, no logarithms (they fail at factors of 0 and below), and no rounding.")
 
-    cases.check(stacks(), is_the_product, describe=describe, explicit=EXTREME_STACKS)
+    cases.check(stacks(), is_the_product, describe=describe, explicit=EXTREME_STACKS + SPECIAL_STACKS)
 
 
 @pytest.mark.points(3)
@@ -214,7 +227,7 @@ def test_matches_reference_on_random_depths_and_slopes(student, reference, cases
                  "Multiply all depth factors, for every depth, sign and size of slope, and return the "
                  "product as a float, unclipped and unrounded.")
 
-    cases.check(stacks(), matches, explicit=EXTREME_STACKS)
+    cases.check(stacks(), matches, explicit=EXTREME_STACKS + SPECIAL_STACKS)
 
 
 # The plot in the HTML report: the public ten-block stack, block by block, with and without skips.
