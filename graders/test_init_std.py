@@ -102,7 +102,7 @@ def test_kind_is_matched_exactly(student):
     """The kind must be spelled exactly: "Xavier", "HE" or "he " are unknown kinds and raise ValueError."""
     hint = ("Compare the kind exactly as given, without changing its case or trimming it: only 'xavier' and 'he' "
             "are valid.")
-    for kind in ("Xavier", "HE", "He", "XAVIER", "he ", " xavier", *NEAR_MISSES):
+    for kind in ("Xavier", "HE", "He", "XAVIER", "he ", " xavier", *HE_NEAR_MISSES):
         expect_value_error(student, kind, hint)
 
 
@@ -120,22 +120,30 @@ NEAR_NAMES = ("Xavier", "XAVIER", "He", "HE", "hE", " he", "he ", "xavier ", " x
 TRAILING = tuple(name + tail for name in VALID for tail in ("\n", "\r", "\t", "\r\n", "\x0b", "\x0c"))
 # Any string but the two names raises, so a kind cleaned up before the comparison (a character
 # removed or replaced, an affix cut off, a compatibility form folded) shows on these, on every
-# seed: each valid name with one character from a wide pool put in front, behind or inside it,
-# common affixes and quotes, full-width and other compatibility forms, and the name repeated.
-_POOL = sorted(set(string.printable) | {chr(c) for c in range(32)} | set("\x7f\x85\xa0\xad\u200b\u200d\u2028\u3000\ufeff"
-                                                                       "\u0301\u0131\u017f\xe9\u0435\uff0e\uff3f\uff0d\uff53"))
-_AFFIXES = ("init_", "init-", "_init", "-init", "init", "_normal", "_uniform", "nn.init.", "torch.nn.init.",
-            "kind=", "()", "s", "es", ".", ",", ";", ":", "-", "_", "'", '"', "`", "\\n", "\x00\x00", "  ", "\t\t")
+# seed: each valid name with one character put in front of or behind it (every punctuation mark
+# and whitespace, control and invisible characters, the letters a plural or a typo adds), common
+# affixes and quotes, full-width and other compatibility forms, and the name repeated. Kept to a
+# few hundred calls, tried in the two public checks: each is a call to the student's worker.
+_POOL = (*string.punctuation, *string.whitespace, *"\x00\x01\x1b\x7f\x85\xa0\xad\u200b\u200d\u2028\u3000\ufeff\u0301",
+         *"sxhe019", "\uff0e", "\uff3f", "\uff0d")
+_AFFIXES = ("init_", "_init", "init", "_normal", "_uniform", "nn.init.", "kind=", "()", "es", "\\n", "\x00\x00", "  ")
 _WRAPS = (("'", "'"), ('"', '"'), ("`", "`"), ("(", ")"), ("[", "]"), ("<", ">"), ("{", "}"), ("*", "*"),
           ("_", "_"), ("-", "-"), (".", "."), ("\x00", "\x00"), ("\u201c", "\u201d"), ("\u2018", "\u2019"))
-NEAR_MISSES = tuple(dict.fromkeys(kind for kind in (
-    *(name[:at] + char + name[at:] for name in VALID for char in _POOL for at in (0, len(name) // 2, len(name))),
-    *(affix + name for name in VALID for affix in _AFFIXES), *(name + affix for name in VALID for affix in _AFFIXES),
-    *(head + name + tail for name in VALID for head, tail in _WRAPS),
-    *("".join(chr(ord(c) + shift) for c in name) for name in VALID for shift in (0xFEE0, 0x1D41A - ord("a"), 0x24D0 - ord("a"))),
-    *(name[:at] + chr(ord(name[at]) + 0xFEE0) + name[at + 1:] for name in VALID for at in range(len(name))),
-    *(name * 2 for name in VALID), *(name + sep + name for name in VALID for sep in " _-"), "hexavier", "xavierhe",
-) if kind not in VALID))
+def _near_misses(name: str) -> tuple[str, ...]:
+    """The strings one clean-up away from ``name`` (see above)."""
+    return tuple(dict.fromkeys(kind for kind in (
+        *(char + name for char in _POOL), *(name + char for char in _POOL),
+        *(name[:1] + char + name[1:] for char in string.punctuation + " "),
+        *(affix + name for affix in _AFFIXES), *(name + affix for affix in _AFFIXES),
+        *(head + name + tail for head, tail in _WRAPS),
+        *("".join(chr(ord(c) + shift) for c in name) for shift in (0xFEE0, 0x1D41A - ord("a"), 0x24D0 - ord("a"))),
+        *(name[:at] + chr(ord(name[at]) + 0xFEE0) + name[at + 1:] for at in range(len(name))),
+        name * 2, *(name + sep + other for other in VALID for sep in ("", " ", "_", "-")),
+    ) if kind not in VALID))
+
+
+# Each check gets one name's: a clean-up applies to both names, so it shows in both checks.
+HE_NEAR_MISSES, XAVIER_NEAR_MISSES = _near_misses("he"), _near_misses("xavier")
 
 
 def _variants(name: str) -> st.SearchStrategy:
@@ -208,7 +216,7 @@ def test_every_call_keeps_the_contract(student, cases):
     """For every kind string and fan sizes >= 1: "xavier" and "he" give a float within 1e-9 of the formula, anything else raises ValueError."""
     cases.check(CALLS, lambda case: expect_contract(student, case, formula), describe=describe,
                 explicit=[("he", 10 ** 15, 1), ("xavier", 1, 1), *BIG_LAYERS,
-                          *((kind, 64, 64) for kind in NEAR_NAMES + TRAILING + NEAR_MISSES)])
+                          *((kind, 64, 64) for kind in NEAR_NAMES + TRAILING + XAVIER_NEAR_MISSES)])
 
 
 @pytest.mark.points(3)
@@ -216,4 +224,4 @@ def test_every_call_keeps_the_contract(student, cases):
 def test_matches_reference_on_random_fan_sizes(student, reference, cases):
     """On random kinds and fan sizes from the whole domain the result matches the reference (a float within 1e-9, or ValueError)."""
     cases.check(CALLS, lambda case: expect_contract(student, case, reference.init_std),
-                explicit=[*BIG_LAYERS, *((kind, 64, 64) for kind in NEAR_MISSES)])
+                explicit=BIG_LAYERS)
