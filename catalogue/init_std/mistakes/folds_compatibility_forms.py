@@ -2,8 +2,7 @@
 import math
 import unicodedata
 
-KILLED_BY = ("test_kind_is_matched_exactly", "test_every_call_keeps_the_contract",
-             "test_matches_reference_on_random_fan_sizes")
+KILLED_BY = ("test_kind_is_matched_exactly", "test_every_call_keeps_the_contract")
 TITLE = 'unicode forms folded into the kind'
 EXPLANATION = 'Your function normalizes the kind before comparing it, so look-alike spellings of the names are accepted.'
 HINT = 'Compare the kind exactly as given, character for character: any other string is an unknown kind.'

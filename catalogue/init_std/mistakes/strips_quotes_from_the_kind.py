@@ -1,8 +1,7 @@
 """Strips quotes off both ends of the kind, so "'he'" and '"xavier"' are accepted instead of raising ValueError."""
 import math
 
-KILLED_BY = ("test_kind_is_matched_exactly", "test_every_call_keeps_the_contract",
-             "test_matches_reference_on_random_fan_sizes")
+KILLED_BY = ("test_kind_is_matched_exactly", "test_every_call_keeps_the_contract")
 TITLE = 'quotes stripped off the kind'
 EXPLANATION = 'Your function trims quotes (or other characters) off the kind before comparing it, so misspelled kinds are accepted.'
 HINT = 'Compare the kind exactly as given, without trimming anything off its ends: any other string is an unknown kind.'
