@@ -102,6 +102,32 @@ def _normalized(function, x, eps, gamma=None, beta=None) -> np.ndarray:
         return out * (1.0 if gamma is None else gamma) + (0.0 if beta is None else beta)
 
 
+# x in another memory layout than numpy's default: the same values stored column by column
+# (Fortran order), as a transposed array is. Numbers are what the contract is about, whatever the
+# layout: code that walks x in memory order (ravel(order='K'), a raw buffer) mixes the rows up.
+LAYOUT_HINT = ("x may be stored in any memory layout (a transposed array, or one in Fortran order, holds its columns "
+               "one after another): take each row along the last axis by index, never by walking x in memory order.")
+
+
+def fortran(x: np.ndarray) -> np.ndarray:
+    """``x`` with the same values, stored in Fortran (column-major) order."""
+    return np.asfortranarray(x)
+
+
+def transposed(x: np.ndarray) -> np.ndarray:
+    """``x`` with the same values, as the transpose of a C-ordered array (2-D: Fortran-contiguous)."""
+    return np.ascontiguousarray(np.swapaxes(x, 0, -1)).swapaxes(0, -1)
+
+
+def check_layout(student, function, x, expected, hint, *args, **kwargs):
+    """``check`` on ``x`` stored in Fortran order and as a transpose: the same values must give the same result."""
+    for laid_out, how in ((fortran(x), "stored in Fortran (column-major) order"), (transposed(x), "a transposed view")):
+        result, _ = run(student, function, laid_out, *args, **kwargs)
+        shown = np.array(x, copy=True)
+        call = Described(lambda: f"{call_text(function, shown, *args, **kwargs)} with x = {show(shown)} ({how})")
+        expect_values(result.value, expected, call, hint)
+
+
 def check_fine(student, function, x, expected, **kwargs):
     """A call with a many-digit gamma, whose result must match to FINE_RTOL: gamma is used unrounded."""
     result, call = run(student, function, x, **kwargs)
@@ -174,6 +200,13 @@ def test_layer_norm_normalizes_each_row_over_the_last_axis(student):
                          x[1] / np.sqrt(5.0 + 1e-5),
                          (x[2] - 11.0) / np.sqrt(3.0 + 1e-5)])
     check(student, LN, x, expected, AXIS_HINT)
+    # the same values in another memory layout, 2-D and 3-D
+    two = np.array([[1.0, 2.0, 3.0], [10.0, 20.0, 40.0]])  # variances 2/3 and 1400/9
+    check_layout(student, LN, two, np.array([(two[0] - 2.0) / np.sqrt(2.0 / 3.0 + 1e-5),
+                                             (two[1] - 70.0 / 3.0) / np.sqrt(1400.0 / 9.0 + 1e-5)]), LAYOUT_HINT)
+    check_layout(student, LN, x, expected, LAYOUT_HINT)
+    x3 = np.stack([x, x[::-1] * 2.0])  # shape (2, 3, 4)
+    check_layout(student, LN, x3, np.stack([expected, _normalized(LN, x[::-1] * 2.0, 1e-5)]), LAYOUT_HINT)
 
 
 # A square batch: a statistic taken on the wrong axis still broadcasts, and gives wrong numbers.
@@ -246,6 +279,35 @@ BETA = row(0.0, 1.0, -2.0, 10.0)
 FINE_GAMMA = row(1.23456789, -0.987654321, 2.718281828459045, 0.314159265358979)
 FINE_BETA = row(0.123456789, 1.0, -2.5, 0.0)
 FINE_RTOL = 1e-10
+# gammas and betas of special values, on every seed: all zero, some zero, all one, negative. A
+# path that skips gamma or beta when they look like the identity (or like nothing) gets them wrong.
+SPECIAL_GAMMAS = (row(0.0, 0.0, 0.0, 0.0), row(0.0, 1.0, -1.0, 2.0), row(1.0, 1.0, 1.0, 1.0),
+                  row(-1.0, -1.0, -1.0, -1.0), row(-2.0, -0.5, -1.0, -3.0), row(0.0, 0.0, 0.0, 5.0))
+SPECIAL_BETAS = (row(0.0, 0.0, 0.0, 0.0), row(0.0, 0.0, 1.0, -1.0), row(1.0, 1.0, 1.0, 1.0),
+                 row(-1.0, -1.0, -1.0, -1.0), row(-2.0, -0.5, -1.0, -3.0))
+SPECIAL_HINT = ("Apply gamma and beta exactly as given, whatever their values (zeros, ones, negative numbers): "
+                "out * gamma + beta, with no shortcut for values that look special.")
+# d = 1: every row is constant, so LayerNorm gives 0 * gamma + beta = beta, and RMSNorm gives
+# x / sqrt(x ** 2 + eps) * gamma (not the sign of x).
+D1 = np.array([[3.0], [-1.0], [0.0], [2.5e-4]])
+
+
+def special_cases(function):
+    """The special gammas and betas on ROWS, and d = 1 inputs, as (x, args, kwargs, eps) cases."""
+    eps = DEFAULT_EPS[function]
+    cases = [(ROWS, (), {"gamma": gamma}, eps) for gamma in SPECIAL_GAMMAS]
+    cases += [(D1, (), {"gamma": row(-2.0)}, eps), (D1.reshape(2, 2, 1), (0.5, row(4.0)), {}, 0.5),
+              (D1[:2], (), {}, eps)]
+    if function == LN:
+        cases += [(ROWS, (), {"beta": beta}, eps) for beta in SPECIAL_BETAS]
+        cases += [(ROWS, (), {"gamma": gamma, "beta": beta}, eps) for gamma, beta in zip(SPECIAL_GAMMAS, SPECIAL_BETAS)]
+        cases += [(D1, (), {"beta": row(2.0)}, eps), (D1, (), {"gamma": row(-3.0), "beta": row(0.5)}, eps),
+                  (D1.reshape(2, 2, 1), (0.1, row(2.0), row(-1.0)), {}, 0.1)]
+    else:
+        cases += [(D1 * 1e-3, (), {}, eps), (D1.reshape(2, 2, 1), (1e-6, row(0.5)), {}, 1e-6)]
+    return cases
+
+
 GAMMA_HINT = ("gamma has one factor per feature: multiply the normalized array by gamma of shape (d,), "
               "which broadcasts along the last axis (column j is scaled by gamma[j]).")
 
@@ -254,6 +316,8 @@ GAMMA_HINT = ("gamma has one factor per feature: multiply the normalized array b
 def test_layer_norm_gamma_scales_each_feature(student):
     """gamma of shape (d,) multiplies feature j of every normalized row by gamma[j], at full precision (a gamma such as 1.23456789 is used as it is)."""
     check(student, LN, ROWS, ROWS_NORMALIZED * GAMMA, GAMMA_HINT, gamma=GAMMA)
+    for gamma in SPECIAL_GAMMAS:
+        check(student, LN, ROWS, ROWS_NORMALIZED * gamma, SPECIAL_HINT, gamma=gamma)
     check_fine(student, LN, ROWS, ROWS_NORMALIZED * FINE_GAMMA + FINE_BETA, gamma=FINE_GAMMA, beta=FINE_BETA)
 
 
@@ -267,6 +331,14 @@ def test_layer_norm_beta_shifts_each_feature_after_scaling(student):
     check(student, LN, ROWS, ROWS_NORMALIZED * GAMMA + BETA,
           "Keep the stub's signature and parameter order: called by position, the third argument is gamma and the "
           "fourth is beta.", 1e-5, GAMMA, BETA)
+    for gamma, beta in zip(SPECIAL_GAMMAS, SPECIAL_BETAS):
+        check(student, LN, ROWS, ROWS_NORMALIZED * gamma + beta, SPECIAL_HINT, gamma=gamma, beta=beta)
+        check(student, LN, ROWS, ROWS_NORMALIZED + beta, SPECIAL_HINT, beta=beta)
+    # d = 1: every row is constant and normalizes to 0, so the result is beta
+    check(student, LN, D1, np.full((4, 1), 2.0), SPECIAL_HINT + " With d = 1 every row normalizes to 0, so the "
+          "output is beta.", beta=row(2.0))
+    check(student, LN, D1, np.full((4, 1), 0.5), SPECIAL_HINT + " With d = 1 every row normalizes to 0, so the "
+          "output is beta.", gamma=row(-3.0), beta=row(0.5))
 
 
 @pytest.mark.points(1)
@@ -392,8 +464,12 @@ def test_rms_norm_normalizes_each_row_over_the_last_axis(student):
     """Each row of a 2-D batch is divided by its own root-mean-square, not by a column's or the whole array's."""
     x = np.array([[1.0, 2.0, 2.0],     # mean of squares 3
                   [3.0, 0.0, 4.0]])    # mean of squares 25 / 3
-    check(student, RMS, x, np.array([x[0] / np.sqrt(3.0 + 1e-6), x[1] / np.sqrt(25.0 / 3.0 + 1e-6)]),
-          RMS_AXIS_HINT)
+    expected = np.array([x[0] / np.sqrt(3.0 + 1e-6), x[1] / np.sqrt(25.0 / 3.0 + 1e-6)])
+    check(student, RMS, x, expected, RMS_AXIS_HINT)
+    # the same values in another memory layout, 2-D and 3-D
+    check_layout(student, RMS, x, expected, LAYOUT_HINT)
+    x3 = np.stack([x, -0.5 * x[::-1], x * 3.0])  # shape (3, 2, 3)
+    check_layout(student, RMS, x3, _normalized(RMS, x3, 1e-6), LAYOUT_HINT)
 
 
 @pytest.mark.points(1)
@@ -421,6 +497,10 @@ def test_rms_norm_gamma_scales_each_feature(student):
     """gamma of shape (d,) multiplies feature j of every normalized row by gamma[j], at full precision (a gamma such as 1.23456789 is used as it is); gamma=None means no scaling."""
     rms = np.sqrt(np.array([[7.5], [5.0], [124.0], [1.0]]) + 1e-6)  # the rows' means of squares
     check(student, RMS, ROWS, ROWS / rms * GAMMA, GAMMA_HINT, gamma=GAMMA)
+    for gamma in SPECIAL_GAMMAS:
+        check(student, RMS, ROWS, ROWS / rms * gamma, SPECIAL_HINT, gamma=gamma)
+    # d = 1: each entry is divided by sqrt(its square + eps)
+    check(student, RMS, D1, D1 / np.sqrt(D1 ** 2 + 1e-6) * -2.0, SPECIAL_HINT, gamma=row(-2.0))
     check_fine(student, RMS, ROWS, ROWS / rms * FINE_GAMMA, gamma=FINE_GAMMA)
     check(student, RMS, ROWS, ROWS / rms, GAMMA_HINT, gamma=None)
     check(student, RMS, ROWS, ROWS / rms * GAMMA, "Keep the stub's signature and parameter order: called by "
@@ -645,7 +725,7 @@ def test_layer_norm_keeps_its_promises_on_every_input(student, cases):
     cases.check(norm_inputs(LN, True), lambda case: expect_promises(student, LN, case), describe=describe_input(LN),
                 explicit=[(np.array([[0.0, 0.002]]), (), {"eps": 0.0}, 0.0),
                           (np.arange(48.0).reshape(2, 2, 2, 2, 3) % 5, (), {}, 1e-5), (FAR_ROWS, (), {}, 1e-5),
-                          *large_cases(LN)])
+                          *large_cases(LN), *special_cases(LN)])
 
 
 @pytest.mark.points(2)
@@ -656,7 +736,8 @@ def test_rms_norm_keeps_its_promises_on_every_input(student, cases):
                 explicit=[(np.array([[3.0, 4.0]]), (), {"eps": 0.0}, 0.0),
                           # a mean square (2.5e-6) near the default eps: eps = 0 must mean no eps
                           (np.array([[0.001, -0.002]]), (0.0,), {}, 0.0),
-                          (np.arange(48.0).reshape(2, 2, 2, 2, 3) % 5, (), {}, 1e-6), *large_cases(RMS)])
+                          (np.arange(48.0).reshape(2, 2, 2, 2, 3) % 5, (), {}, 1e-6), *large_cases(RMS),
+                          *special_cases(RMS)])
 
 
 def _hidden_compare(student, reference, cases, function, hint):
@@ -673,8 +754,23 @@ def _hidden_compare(student, reference, cases, function, hint):
     cases.check(norm_inputs(function, function == LN), matches,
                 explicit=[(FAR_ROWS, (), {}, 1e-5), (FAR_ROWS, (0.0,), {}, 0.0), *EPS_MATTERS,
                           (VERY_WIDE, (1e-3,), {}, 1e-3), (TALL * 0.5 - 3.0, (), {"eps": 0.1}, 0.1),
-                          (OFFSET[:130] - 0.25, (), {}, DEFAULT_EPS[function])])
+                          (OFFSET[:130] - 0.25, (), {}, DEFAULT_EPS[function]), *special_cases(function)])
+    # The same values in other memory layouts (Fortran order, a transpose), with gamma and beta.
+    for x, args, kwargs, eps in LAYOUT_CASES[function]:
+        expected = getattr(reference, function)(x.copy(), *args, **kwargs)
+        atol = DOMAIN_ATOL * (1 + float(np.max(np.abs(expected))))
+        for laid_out in (fortran(x), transposed(x)):
+            result = student.call(function, laid_out, *args, **kwargs)
+            expect_array_close(result.value, expected, function, RTOL, atol, LAYOUT_HINT)
 
+
+# Inputs sent in Fortran order and as a transpose by the hidden checks, 2-D to 4-D.
+_LAYOUT_X = (_RNG.normal(size=(5, 7)) * 3.0 + 1.0, _RNG.normal(size=(3, 4, 6)) - 2.0, _RNG.normal(size=(2, 3, 2, 5)))
+LAYOUT_CASES = {LN: [(_LAYOUT_X[0], (), {}, 1e-5), (_LAYOUT_X[1], (), {"gamma": _LAYOUT_X[1][0, 0] / 2,
+                                                                       "beta": _LAYOUT_X[1][1, 1]}, 1e-5),
+                     (_LAYOUT_X[2], (0.01,), {}, 0.01)],
+                RMS: [(_LAYOUT_X[0], (), {}, 1e-6), (_LAYOUT_X[1], (), {"gamma": _LAYOUT_X[1][0, 0] / 2}, 1e-6),
+                      (_LAYOUT_X[2], (0.01,), {}, 0.01)]}
 
 # A given eps far from negligible, by keyword and by position, on 3-D and 4-D inputs: random inputs
 # rarely make eps matter, so a path for some number of dimensions that drops it would pass on
