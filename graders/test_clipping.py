@@ -90,8 +90,13 @@ def expect_norm(norm, expected, call, max_norm, hint=""):
 
 
 def length(clipped) -> float:
-    """The combined length of the returned arrays (a property of the output)."""
-    return math.sqrt(sum(float(np.sum(np.square(array))) for array in clipped))
+    """The combined length of the returned arrays (a property of the output), measured after dividing
+    by the largest entry, so that entries as small as 1e-170 (whose squares underflow) count too."""
+    with np.errstate(all="ignore"):
+        scale = max((float(np.max(np.abs(array), initial=0.0)) for array in clipped), default=0.0)
+        if scale == 0.0 or not math.isfinite(scale):
+            return math.sqrt(sum(float(np.sum(np.square(array))) for array in clipped))
+        return scale * math.sqrt(sum(float(np.sum(np.square(array / scale))) for array in clipped))
 
 
 def expect_unchanged(student, grads, max_norm, hint):
@@ -142,6 +147,23 @@ MANY_ARRAYS_UNDER = [(arrays(*[[0.3]] * 10), 1.0),                              
 LONG_ARRAYS_ABOVE = [(arrays(np.full(1000, 0.05)), 1.0),
                      (arrays(np.full((10, 100), -0.02), np.linspace(-0.01, 0.01, 50)), 0.5),
                      (arrays(np.arange(1000.0) % 7 / 70 - 0.04), 0.8)]
+# Lists holding 3-D, 4-D and 5-D arrays first, in the middle and last (size 1 too), over the limit:
+# a path that leaves arrays of some rank (or some place, or some size) unscaled fails them.
+HIGH_RANK_ABOVE = [
+    (arrays(np.full((2, 1, 2), 1.0), [0.5], np.full((1, 2, 1, 2), -0.5), [[0.25]], np.full((1, 1, 2, 1, 2), 0.75)), 1.0),
+    (arrays(np.full((1, 1, 1, 2, 1), 2.0), [[1.0, -1.0]], np.full((2, 2, 1), -1.0)), 1.5),
+    (arrays([3.0], np.arange(4.0).reshape(1, 2, 2, 1) - 1.5, [[0.5]]), 2.0),
+    (arrays(np.arange(8.0).reshape(2, 1, 2, 2) - 3.5, [1.0], np.full((1, 1, 1, 1, 1), 4.0)), 0.5),
+    (arrays(np.ones((1, 1, 1)), [2.0, 0.0], np.full((1, 1, 1, 1), -2.0)), 1.0),
+    (arrays(np.full((2, 2, 2, 2, 2), 0.5), np.full((2, 2, 2, 2), -0.25)), 1),
+]
+# Tiny entries with a limit far below them, and huge ones: max_norm * entry underflows (1e-150 *
+# 1e-170 is a subnormal, good to 5 digits; 1e-150 * 3e-175 is 0), while max_norm / norm does not.
+# The spec's entries go from 1e-150 to 1e150 and max_norm is any positive number.
+EXTREME_ABOVE = [(arrays([1e-150]), 1e-170), (arrays([3e-150], [[-4e-150]]), 1e-160),
+                 (arrays([1e-150, 2e-150], np.full((1, 1, 2), 2e-150)), 3e-175),
+                 (arrays([1.2e150], [-1.6e150]), 1e150), (arrays([3e150], [[4e150]]), 1e-150),
+                 (arrays([1e150], [1e-150]), 1e-100)]
 LONG_ARRAYS_UNDER = [(arrays(np.full(1000, 0.01)), 1.0), (arrays(np.full((20, 50), 0.05)), 1.6)]
 
 
@@ -204,12 +226,13 @@ def test_an_exploding_gradient_of_length_8e46_clips_to_length_one(student):
 
 @pytest.mark.points(2)
 def test_above_the_limit_the_combined_length_becomes_max_norm(student):
-    """When the norm is above max_norm, the returned arrays together have length exactly max_norm (an int limit too), however many arrays (up to 12) and entries (up to 1000) there are, and however small each one is."""
+    """When the norm is above max_norm, the returned arrays together have length exactly max_norm (an int limit too), however many arrays (up to 12) and entries (up to 1000) there are, whatever their ranks (1-D to 5-D), however small each one is, and however tiny or huge the entries and max_norm (1e-170 to 1e150)."""
     mixed = arrays([0.5, -1.5, 2.0], [[1.0, -2.0], [0.25, 3.0]], [[[1.5, 0.0, -0.5]], [[2.5, 1.0, -1.0]]])
     # The tiny case catches an epsilon added to the norm: invisible at norm 1, 0.02% off at norm 5e-9.
     # The last one has a norm only 2e-8 above the limit: a threshold (clip past max_norm * (1 + 1e-6)) leaves it.
     cases = [(mixed, 2), (mixed, 0.5), (arrays([10.0, -20.0, 5.0], [[-7.5]]), 3.7), (arrays([3e-9], [4e-9]), 1e-9),
-             (arrays([3.0], [4.0]), 4.9999999), *MANY_ARRAYS_ABOVE, *LONG_ARRAYS_ABOVE]
+             (arrays([3.0], [4.0]), 4.9999999), *MANY_ARRAYS_ABOVE, *LONG_ARRAYS_ABOVE, *HIGH_RANK_ABOVE,
+             *EXTREME_ABOVE]
     for grads, max_norm in cases:
         clipped, _, _ = clip(student, grads, max_norm)
         got = length(clipped)
@@ -222,10 +245,11 @@ def test_above_the_limit_the_combined_length_becomes_max_norm(student):
 
 @pytest.mark.points(2)
 def test_every_array_is_scaled_by_the_same_factor(student):
-    """Clipping keeps the direction: every array is its input times one common positive factor."""
+    """Clipping keeps the direction: every array is its input times one common positive factor, whatever its rank (1-D to 5-D) and place in the list."""
     cases = [
         (arrays([[3.0, 0.0], [0.0, 4.0]], [0.5, -0.5, 0.5, -0.5], [[[1.0, -1.0, 2.0]], [[0.0, 1.0, -1.0]]]), 2.0),
         (arrays([0.1, 0.2], [[30.0, -40.0]]), 10.0),
+        *HIGH_RANK_ABOVE,  # 3-D, 4-D and 5-D arrays first, in the middle and last
     ]
     for grads, max_norm in cases:
         call = call_text(FUNCTION, grads, max_norm)
@@ -355,7 +379,8 @@ def clip_calls(draw):
     relative = st.one_of(
         st.just(norm), st.just(math.nextafter(norm, math.inf)), st.just(math.nextafter(norm, 0.0)),
         # just under the norm too: clipping has no threshold, however close above the limit the norm is
-        st.sampled_from((1e-6, 0.01, 0.5, 0.999, 1.001, 2.0, 100.0, 1e6, 1 - 1e-5, 1 - 1e-7, 1 - 1e-8))
+        st.sampled_from((1e-6, 0.01, 0.5, 0.999, 1.001, 2.0, 100.0, 1e6, 1 - 1e-5, 1 - 1e-7, 1 - 1e-8,
+                         1e-20, 1e-60, 1e-100))
         .map(lambda f: norm * f),
         # and just over the norm: nothing under the limit is scaled, however close to it
         st.sampled_from((1 + 1e-5, 1 + 1e-7, 1 + 1e-8, 1 / 0.9, 1 / 0.95, 1 / 0.99, 1 / 0.999))
@@ -427,7 +452,7 @@ def test_keeps_every_promise_on_every_input(student, cases):
     cases.check(clip_calls(), lambda case: expect_promises(student, case), describe=describe,
                 explicit=[(arrays(np.zeros(3)), 1.0), (arrays([3e-150], [4e-150]), 1e-150),
                           (arrays([4.8e46], [6.4e46]), 1), JUST_UNDER[0], JUST_UNDER[5], MANY_ARRAYS_ABOVE[0],
-                          MANY_ARRAYS_ABOVE[1], LONG_ARRAYS_ABOVE[0]])
+                          MANY_ARRAYS_ABOVE[1], LONG_ARRAYS_ABOVE[0], *HIGH_RANK_ABOVE, *EXTREME_ABOVE])
 
 
 @pytest.mark.points(3)
@@ -446,7 +471,8 @@ def test_matches_reference_on_random_gradients(student, reference, cases):
 
     cases.check(clip_calls(), matches, explicit=[
         (arrays(*[[0.35, -0.1]] * 11), 1.0), (arrays(*[[0.5]] * 8, [[0.5]]), 1.0),
-        (arrays(np.full((25, 40), 0.04)), 1.0), (arrays([0.7], [0.7]), 1.0 + 1e-6)])
+        (arrays(np.full((25, 40), 0.04)), 1.0), (arrays([0.7], [0.7]), 1.0 + 1e-6), *HIGH_RANK_ABOVE,
+        *EXTREME_ABOVE])
 
 
 # The plot in the HTML report: the public cases' norms before and after clipping, both divided by
