@@ -79,6 +79,24 @@ EXTREME_CHAINS = [(305, 10.0), (308, 10.0), (307, -10.0), (1023, 2.0), (1023, -2
                   (99999, 0.9999995), (870, 0.9999992687284882), (50001, -1.0000009), (32768, 1 + 2 ** -30),
                   (100000, 0.9999999)]
 
+# On every seed, at every range of depths (2 to 5, then up to thousands): powers where ** is not
+# what the exact power rounded once gives (fractions.Fraction), nor what a loop or repeated
+# squaring gives, so another route to the power for some depths only shows there.
+ROUTE_CHAINS = [(2, -0.28030509407059845), (2, -4.603905788321556), (2, -26.79023124037477), (2, -1.0577387369365328),
+                (3, 0.5138581223242585), (3, 0.035558734469554945), (3, -0.6038885853187094),
+                (3, -2.3207642120811336), (3, 0.262565155), (3, -0.5510937), (4, 1.7815225583942915),
+                (4, -0.11704443286602456), (4, 19.621636218680663), (4, 2.49807223085131), (4, -2.0424),
+                (5, 0.742868680186176), (5, 0.21893094829195714), (5, 0.30260605104103727), (5, -1.11809179),
+                (5, 2.79938587390317), (11, -6.3140890934532905), (12, -11.967585276258756), (11, 3.354448789207447),
+                (16, 4.564505016518677), (31, 1.4679187156421318), (31, -0.29538367424073164),
+                (31, -0.16064463105074958), (26, 0.2602888433728106), (38, 0.065820422927993),
+                (40, 0.10514281105080794), (80, -0.05834812674559555), (80, 0.9877752319974296),
+                (100, -7.570815424100329), (89, -0.6897048960324574), (241, 1.596046730898303),
+                (279, 2.9094518598052206), (253, 0.41622883770171765), (301, 0.283151312860159),
+                (427, -1.9037134676328498), (1398, 0.8687750357273933), (1355, 0.6591668841598415),
+                (1176, -0.9372584264967239), (5024, -1.1058654553756557), (4233, -0.9932634126343166),
+                (2837, -0.8168430109518179), (3333, 0.9451705760792495)]
+
 
 def describe(case) -> str:
     return call_text(FUNCTION, *case)
@@ -136,7 +154,8 @@ def test_exact_power_not_a_rounded_loop(student):
             "spec names the operation the grader compares with, bit for bit.")
     # The last two are powers where ** is not the correctly rounded result here (a result rounded
     # from the exact power differs from ** in the last bit): the contract is **, not the exact power.
-    for depth, scale in ((4, 1.1), (3, 1.3), (7, 1.1), (12, 0.9), (4, 0.960792938360185), (7, 0.7587420374688152)):
+    for depth, scale in ((4, 1.1), (3, 1.3), (7, 1.1), (12, 0.9), (4, 0.960792938360185), (7, 0.7587420374688152),
+                         *ROUTE_CHAINS):
         expect_exact(student, depth, scale, scale ** depth, hint)
 
 
@@ -167,7 +186,7 @@ def test_equals_the_power_for_every_depth_and_scale(student, cases):
 
     cases.check(chains(), equals_the_power, describe=describe,
                 explicit=[(4, 1.1), (3, 1.3), (7, 1.1), (12, 0.9), (0, 0.0), (1, -5e-324), (3, -0.0), (3, -1e-300),
-                          *EXTREME_CHAINS])
+                          *EXTREME_CHAINS, *ROUTE_CHAINS])
 
 
 @pytest.mark.points(3)
