@@ -86,7 +86,9 @@ class StudentModule(Conversation, Scripted):
     _prefed: dict = field(default_factory=dict)  # check -> its script's replies, sent before its turn
     _history: list = field(default_factory=list)  # the calls answered since the worker loaded the file
     _ran: int = 0  # the calls the worker ran since its load (more than the history: it is stale; feed.py)
-    _replays: Budget | None = None  # the grader's replays of this file's history (feed.py), made when first needed
+    # The grader's choice (feed.py): replays of a history and the script calls no check asked for.
+    # Shared by the submission's files where given; else this file's own, made when first needed.
+    lookahead: Budget | None = None
 
     def __post_init__(self) -> None:
         own = self._own = Budget(self.limits.exercise_seconds, "this exercise")

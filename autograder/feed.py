@@ -17,10 +17,12 @@ alone, as any such call is. A batch that held all the replies it may (stream.py'
 the rest of the script to be asked one by one.
 
 Time: each call's wait is charged to the student's budgets when the check takes its reply, never
-before, so the calls a check never asks for (it stopped at an earlier one) cost nothing. Replays
-are the grader's choice and are kept off those budgets, but not free: they share one allowance
-per exercise file, as long as the exercise's own budget, and a worker that replays slower than
-that is not replayed again (the next call goes to a fresh worker with no history).
+before, so the calls a check never asks for (it stopped at an earlier one) cost the student
+nothing. They are the grader's choice, as replays are, and are kept off those budgets, but not
+free: both are charged to one *lookahead* allowance (the submission's, as long as its budget).
+Once it is spent no check's calls are sent ahead any more (each is asked alone, and charged as
+it is), and a worker is not replayed (the next call goes to a fresh worker with no history): a
+submission keeps the grader waiting at most its budget, the allowance and one batch beyond it.
 """
 
 from __future__ import annotations
@@ -55,8 +57,8 @@ class Feed:
 
 
 class Scripted:
-    """Mixed into StudentModule: ``scripts``, ``_feed``, ``_prefed``, ``_script_key``, ``_history``,
-    ``_ran``, ``_replays``, ``_arena`` and the module's ``_ensure_loaded``, ``_check_time_left``,
+    """Mixed into StudentModule: ``scripts``, ``lookahead``, ``_feed``, ``_prefed``, ``_script_key``, ``_history``,
+    ``_ran``, ``_arena`` and the module's ``_ensure_loaded``, ``_check_time_left``,
     ``_restart``, ``_end_worker``."""
 
     scripts: Scripts | None
@@ -64,12 +66,16 @@ class Scripted:
     def begin_script(self, key: str) -> None:
         """The calls of check ``key`` (a node id, or script.PLOTS) may come from its script."""
         self._feed = self._prefed.pop(key, None)
-        scripted = self.scripts is not None and self.scripts.get(self.exercise, key)
+        scripted = self.scripts is not None and self.scripts.get(self.exercise, key) and self._allowance().remaining() > 0
         self._script_key = key if self._feed is None and scripted else ""
+        if self._feed is None and not self._script_key and self._ran != len(self._history):
+            self._resync()  # asked call by call, of a worker that ran ahead: never of a stale one
 
     def end_script(self) -> str | None:
         """The check is over; the digest of its replies if it was answered exactly its script."""
         feed, self._feed, self._script_key = self._feed, None, ""
+        if feed is not None:
+            self._leave(feed)
         return feed.digest if feed is not None and feed.consumed() else None
 
     def prime(self) -> Feed | None:
@@ -96,6 +102,17 @@ class Scripted:
         feed.charged = max(feed.charged, upto)
         for budget in self._budgets:
             budget.charge(spent)
+
+    def _leave(self, feed: Feed) -> None:
+        """The check is done with ``feed``: what the worker took on calls it never asked for is
+        charged to the lookahead allowance (the grader's wait all the same)."""
+        self._allowance().charge(sum(feed.seconds[feed.charged:]))
+        feed.charged = len(feed.seconds)
+
+    def _allowance(self) -> Budget:
+        if self.lookahead is None:
+            self.lookahead = Budget(self.limits.exercise_seconds, "the grader's lookahead")
+        return self.lookahead
 
     def give_back(self, settled: list[tuple[str, Feed]], current: str) -> None:
         """The replies :meth:`settle` took, last in the history, and the current check's, handed back
@@ -127,11 +144,13 @@ class Scripted:
         call = feed.next_call()
         if call is None or call.key != key:
             self._feed = None
+            self._leave(feed)
             if self._ran != len(self._history):
                 self._resync()
             return None
         if feed.position == len(feed.bodies) and feed.failure is None:  # a full batch: the rest one by one
             self._feed = None
+            self._leave(feed)
             self._resync()
             return None
         if feed.position == len(feed.bodies):  # the call the worker did not answer
@@ -190,13 +209,14 @@ class Scripted:
         self._restart()
         if not history:
             return True
-        if self._replays is None:
-            self._replays = Budget(self.limits.exercise_seconds, "the grader's replays")
-        budgets, self._budgets = self._budgets, (self._replays,)
+        replays = self._allowance()
+        if replays.remaining() <= 0:
+            return False
+        budgets, self._budgets = self._budgets, (replays,)
         try:
             self._ensure_loaded()
             batch = self._stream([c.frame for c in history], holds=self._holds(history), keep=False)
-            self._replays.charge(sum(batch.seconds))
+            replays.charge(sum(batch.seconds))
             if batch.stopped is not None:
                 self._restart()
                 return False

@@ -46,6 +46,7 @@ class Submission:
     folder: Path
     budget: Budget
     zygote: Zygote | None = None  # this submission's own warm sandbox, forking each of its workers
+    lookahead: Budget | None = None  # the grader's choice, off the student's budgets but bounded (feed.py)
     started: dict[str, RecordingModule] = field(default_factory=dict)  # exercise -> its module, begun
 
 
@@ -113,7 +114,8 @@ def _submission(config: pytest.Config, folder: Path, following: bool = False) ->
         run.spare = started_zygote(config)
     whole = limits(config).submission_seconds
     taken, run.taken = min(run.taken, whole), 0.0  # the first submission's alone
-    return Submission(folder, Budget(whole, "your whole submission", spent=taken), warm)
+    return Submission(folder, Budget(whole, "your whole submission", spent=taken), warm,
+                      lookahead=Budget(whole, "the grader's lookahead"))
 
 
 def end(config: pytest.Config) -> None:
@@ -163,4 +165,4 @@ def student_module(config: pytest.Config, exercise: str) -> RecordingModule:
         return begun
     return RecordingModule(submission.folder / f"{exercise}.py", exercise, config.getoption("--isolation"),
                            limits(config), config.getoption("--bwrap"), submission_budget=submission.budget,
-                           quiet=run.quiet, zygote=submission.zygote, scripts=run.scripts, recorder=run.recorder)
+                           lookahead=submission.lookahead, quiet=run.quiet, zygote=submission.zygote, scripts=run.scripts, recorder=run.recorder)

@@ -71,6 +71,7 @@ def grade_known(student_id: str, folder: Path, settings: Settings, warm: tuple[Z
     mark_used(kept)
     limits = sandbox.Limits.for_call_timeout(settings.call_timeout, settings.memory_mb << 20)
     budget = Budget(limits.submission_seconds, "your whole submission")
+    lookahead = Budget(limits.submission_seconds, "the grader's lookahead")  # shared, as grading.py's
     given = tuple(z for z in warm if (z.isolation, z.bwrap_path, z.limits) == (settings.isolation, settings.bwrap, limits))
     # Every check the graders hold must have passed before: an exercise with a check that never did goes the full way.
     askable = [name for name, nodeids in checks.items() if nodeids and all(n in verdicts.entries for n in nodeids)]
@@ -80,7 +81,8 @@ def grade_known(student_id: str, folder: Path, settings: Settings, warm: tuple[Z
 
     def answer(zygote: Zygote | None, exercise: str) -> list[dict] | None:
         module = StudentModule(folder / f"{exercise}.py", exercise, settings.isolation, limits, settings.bwrap,
-                               submission_budget=budget, zygote=zygote, scripts=scripts)
+                               submission_budget=budget, lookahead=lookahead, zygote=zygote,
+                               scripts=scripts)
         try:
             entries = _known(module, exercise, checks[exercise], verdicts)
             if entries is not None:

@@ -223,3 +223,50 @@ def test_what_code_prints_at_import_is_shown_once_and_only_in_its_own_report(tmp
     assert shown["quiet"] == []
     alone = runner.grade_one("printer", printer, replace(only, scripts="", use_scripts=False))
     assert reproducible(to_dict(results[0])) == reproducible(to_dict(alone))
+
+
+# Every call takes 50 ms of CPU, within the timeout (0.1 s here), and is wrong: each check fails
+# at its first call, and the rest of its script, already sent, is what the worker spends its time on.
+STALL = '''
+import time as _time
+
+
+def _stall(*args, **kwargs):
+    started = _time.process_time()
+    while _time.process_time() - started < 0.05:
+        pass
+    return None
+
+
+scalar_gradient_chain = matrix_gradient_norms = init_std = residual_chain_gradient = _stall
+layer_norm = rms_norm = clip_by_global_norm = _stall
+'''
+
+
+def test_the_calls_a_check_never_asks_for_cannot_keep_the_grader_waiting_past_the_allowance(tmp_path, scripted,
+                                                                                             monkeypatch):
+    """A check that fails at its first call leaves the rest of its script unasked: that wait is off
+    the student's budgets, so it is charged to the submission's lookahead allowance, and once that
+    is spent every call is asked alone (and charged). Here every batch runs until its script ends
+    or the budget in force stops it: unbounded, each check of each exercise would wait that long."""
+    from autograder import limits, stream
+    # A timeout of 0.1 s makes the budgets 2 s an exercise and 6 s a submission (20 and 60 timeouts).
+    monkeypatch.setattr(limits.Limits, "exercise_seconds", 1.0)
+    monkeypatch.setattr(limits.Limits, "submission_seconds", 1.0)
+    waits: list[float] = []
+    original = stream.run
+
+    def timed(*args, **kwargs):
+        batch = original(*args, **kwargs)
+        waits.append(sum(batch.seconds))
+        return batch
+    monkeypatch.setattr(stream, "run", timed)
+    folder = tmp_path / "staller"
+    folder.mkdir()
+    for path in SOLUTIONS.glob("*.py"):
+        (folder / path.name).write_text(STALL)
+    result = to_dict(runner.grade_one("staller", folder, replace(scripted, call_timeout=0.1)))
+    assert result["score"] < result["max_score"] / 4  # checks that pass on None, such as "inputs unchanged"
+    # The submission's budget (6 s), the lookahead allowance (as much) and the one batch that
+    # overdrew it (at most an exercise's 2 s budget), with two seconds' slack for the host.
+    assert sum(waits) <= 6.0 + 6.0 + 2.0 + 2.0, waits
