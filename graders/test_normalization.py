@@ -286,7 +286,7 @@ SPECIAL_GAMMAS = (row(0.0, 0.0, 0.0, 0.0), row(0.0, 1.0, -1.0, 2.0), row(1.0, 1.
 SPECIAL_BETAS = (row(0.0, 0.0, 0.0, 0.0), row(0.0, 0.0, 1.0, -1.0), row(1.0, 1.0, 1.0, 1.0),
                  row(-1.0, -1.0, -1.0, -1.0), row(-2.0, -0.5, -1.0, -3.0))
 SPECIAL_HINT = ("Apply gamma and beta exactly as given, whatever their values (zeros, ones, negative numbers): "
-                "out * gamma + beta, with no shortcut for values that look special.")
+                "scale by gamma, then shift by beta, with no shortcut for values that look special.")
 # d = 1: every row is constant, so LayerNorm gives 0 * gamma + beta = beta, and RMSNorm gives
 # x / sqrt(x ** 2 + eps) * gamma (not the sign of x).
 D1 = np.array([[3.0], [-1.0], [0.0], [2.5e-4]])
@@ -335,9 +335,9 @@ def test_layer_norm_beta_shifts_each_feature_after_scaling(student):
         check(student, LN, ROWS, ROWS_NORMALIZED * gamma + beta, SPECIAL_HINT, gamma=gamma, beta=beta)
         check(student, LN, ROWS, ROWS_NORMALIZED + beta, SPECIAL_HINT, beta=beta)
     # d = 1: every row is constant and normalizes to 0, so the result is beta
-    check(student, LN, D1, np.full((4, 1), 2.0), SPECIAL_HINT + " With d = 1 every row normalizes to 0, so the "
+    check(student, LN, D1, np.full((4, 1), 2.0), SPECIAL_HINT + " A row of one feature normalizes to 0, so the "
           "output is beta.", beta=row(2.0))
-    check(student, LN, D1, np.full((4, 1), 0.5), SPECIAL_HINT + " With d = 1 every row normalizes to 0, so the "
+    check(student, LN, D1, np.full((4, 1), 0.5), SPECIAL_HINT + " A row of one feature normalizes to 0, so the "
           "output is beta.", gamma=row(-3.0), beta=row(0.5))
 
 
