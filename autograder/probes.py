@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from .client import StudentModule
 from .problems import StudentRaised
 
-PER_CHECK = 40  # the first calls of each check: enough for matching, bounded in memory
+PER_CHECK = 40  # the first calls of each check, and its latest: enough for matching, bounded in memory
 TOTAL = 1200
 
 
@@ -52,9 +52,10 @@ class RecordingModule(StudentModule):
     check: str = ""
     hidden: bool = False
     _counts: dict = field(default_factory=dict)
+    _latest: dict = field(default_factory=dict)  # check -> where its call past the first PER_CHECK is kept
 
     def call(self, function: str, *args, return_args: bool = False, **kwargs):
-        keep = self.check and len(self.probes) < TOTAL and self._counts.get(self.check, 0) < PER_CHECK
+        keep = bool(self.check) and (len(self.probes) < TOTAL or self.check in self._latest)
         sent = copy.deepcopy((args, kwargs)) if keep else None
         try:
             result = super().call(function, *args, return_args=return_args, **kwargs)
@@ -69,5 +70,12 @@ class RecordingModule(StudentModule):
         return result
 
     def _keep(self, function: str, sent: tuple, return_args: bool, outcome: Outcome) -> None:
-        self._counts[self.check] = self._counts.get(self.check, 0) + 1
-        self.probes.append(Probe(self.check, self.hidden, function, sent[0], sent[1], return_args, outcome))
+        count = self._counts[self.check] = self._counts.get(self.check, 0) + 1
+        probe = Probe(self.check, self.hidden, function, sent[0], sent[1], return_args, outcome)
+        if count <= PER_CHECK:
+            self.probes.append(probe)
+        elif self.check in self._latest:  # past the first ones only the latest is kept: the call a
+            self.probes[self._latest[self.check]] = probe  # failed check stopped at (diagnose.select)
+        else:
+            self._latest[self.check] = len(self.probes)
+            self.probes.append(probe)

@@ -6,7 +6,7 @@ KILLED_BY = ("test_layer_norm_beta_shifts_each_feature_after_scaling", "test_lay
 TITLE = 'LayerNorm forgets beta when d = 1'
 EXPLANATION = ('Your layer_norm returns zeros straight away when each row holds one feature; the normalized values '
                'are indeed 0, but gamma and beta still apply, so the output is beta.')
-HINT = 'With d = 1 every row normalizes to 0; then scale by gamma and shift by beta as for any other d.'
+HINT = 'With a single feature per row every row normalizes to 0; then scale by gamma and shift by beta as for any other d.'
 
 
 def layer_norm(x, eps=1e-5, gamma=None, beta=None):

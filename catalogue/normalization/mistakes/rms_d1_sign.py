@@ -6,7 +6,7 @@ KILLED_BY = ("test_rms_norm_gamma_scales_each_feature", "test_rms_norm_keeps_its
 TITLE = 'RMSNorm gives the sign when d = 1'
 EXPLANATION = ('Your rms_norm returns the sign of x when each row holds one feature, as if x / sqrt(x ** 2) were '
                'all there is; eps under the square root makes small entries come out smaller than 1.')
-HINT = 'With d = 1 use the same formula as for any d: divide by the square root of the mean of squares plus eps.'
+HINT = 'With a single feature per row use the same formula as for any width: divide by the square root of the mean of squares plus eps.'
 
 
 def rms_norm(x, eps=1e-6, gamma=None):
