@@ -207,6 +207,9 @@ def _run(args: argparse.Namespace) -> int:
         return getattr(error, "exit_code", Exit.BAD_INPUT)
     except KeyboardInterrupt as interrupt:
         interrupts.let_go(interrupt)
+        # What the Ctrl-C cut short (a pytest session's capture, suspended) may complain when it is
+        # collected at exit, after the sentence below: the student's run was stopped, nothing more to say.
+        sys.unraisablehook = lambda unraisable: None
         sys.stderr.write("error: interrupted; the students graded so far are stored and the next grade run into the "
                          "same folder resumes from them.\n" if args.command == "grade" else
                          "error: interrupted; no results were written.\n")
