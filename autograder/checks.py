@@ -50,6 +50,13 @@ def show(value: object, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def unchanged(now: object, before: np.ndarray) -> bool:
+    """Whether an input array came back exactly as it was sent, bit for bit: -0.0 made 0.0, a
+    value rounded back, or another dtype is a change (``np.array_equal`` would miss the first)."""
+    return (isinstance(now, np.ndarray) and now.shape == before.shape and now.dtype == before.dtype
+            and now.tobytes() == before.tobytes())
+
+
 def is_real_number(value: object) -> bool:
     return isinstance(value, (numbers.Real, np.floating, np.integer)) and not isinstance(value, (bool, np.bool_))
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from autograder.checks import Described, call_text, expect_real, fail, is_real_number, relative_error, show, show_pair
+from autograder.checks import Described, call_text, expect_real, fail, is_real_number, relative_error, show, show_pair, unchanged
 
 FUNCTION = "clip_by_global_norm"
 
@@ -299,6 +299,9 @@ def test_the_input_arrays_are_not_modified(student):
     cases = [
         (arrays([3.0, 4.0], [[1.0, -2.0], [0.5, 2.5]]), 1.0),
         (arrays([[[0.2, -0.1]]], [0.3]), 2.0),
+        # negative zeros, over and under the limit: made 0.0 in place, they still compare equal with ==
+        (arrays([-0.0, 3.0, -0.0, 4.0], [[-0.0]]), 1.0),
+        (arrays([-0.0, 0.5], [[0.25, -0.0]]), 2.0),
     ]
     for grads, max_norm in cases:
         call = call_text(FUNCTION, grads, max_norm)
@@ -308,7 +311,7 @@ def test_the_input_arrays_are_not_modified(student):
             fail(f"After {call} the list passed in held {show(after)}; it must keep its {len(grads)} arrays.",
                  "Build a new list for the result instead of changing the one you were given.")
         for index, (now, before) in enumerate(zip(after, grads)):
-            if not isinstance(now, np.ndarray) or now.shape != before.shape or not np.array_equal(now, before):
+            if not unchanged(now, before):
                 fail(f"After {call} input array {index} held {show(now)}; before the call it was {show(before)}.",
                      "Do not scale the arrays you were given in place: the caller still needs the raw gradients, so "
                      "build new arrays.")
@@ -415,8 +418,7 @@ def expect_promises(student, case):
              "so); a numpy result that is an array is not a float.")
     after = result.args_after[0]
     if not isinstance(after, list) or len(after) != len(grads) or not all(
-            isinstance(now, np.ndarray) and now.shape == was.shape and np.array_equal(now, was)
-            for now, was in zip(after, grads)):
+            unchanged(now, was) for now, was in zip(after, grads)):
         fail(f"{call} changed the list or the arrays it was given.",
              "Do not scale the arrays you were given in place: the spec asks for new arrays.")
     expected_norm = true_norm(grads)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from autograder.checks import Described, call_text, expect_array, expect_array_close, fail, show, show_pair
+from autograder.checks import Described, call_text, expect_array, expect_array_close, fail, show, show_pair, unchanged
 from autograder.problems import CheckFailed
 
 LN = "layer_norm"
@@ -385,10 +385,10 @@ def expect_inputs_unchanged(student, function, x, **kwargs):
     result, call = run(student, function, x.copy(), return_args=True, **kwargs)
     hint = ("Do not modify the arrays you are given in place, not even to undo it afterwards (that leaves rounding "
             "differences): compute the result in new arrays, or work on a copy.")
-    if not isinstance(result.args_after[0], np.ndarray) or not np.array_equal(result.args_after[0], x):
+    if not unchanged(result.args_after[0], x):
         fail(f"{call} changed its input x to {changed_to(result.args_after[0], x)}; x must be left as it was.", hint)
     for name, value in sent.items():
-        if not np.array_equal(result.kwargs_after[name], value):
+        if not unchanged(result.kwargs_after[name], value):
             fail(f"{call} changed its argument {name} to {show(result.kwargs_after[name])}; "
                  f"it must be left as {show(value)}.", hint)
 
@@ -401,6 +401,9 @@ def test_layer_norm_leaves_its_input_unchanged(student):
     expect_inputs_unchanged(student, LN, ROWS.reshape(2, 2, 4), gamma=GAMMA, beta=BETA)
     # A row whose mean, taken away in place and added back, does not give back the same bits.
     expect_inputs_unchanged(student, LN, np.array([0.3, 1.1, 2.7, -0.6]))
+    # Negative zeros: made 0.0 in place, they compare equal with ==, but they are not what was given.
+    expect_inputs_unchanged(student, LN, row(-0.0, 1.0, -0.0, 3.0), gamma=row(-0.0, 2.0, -0.0, 1.0),
+                            beta=row(-0.0, -0.0, 0.5, -0.0))
 
 
 # --- RMSNorm ---------------------------------------------------------------------------------
@@ -521,6 +524,8 @@ def test_rms_norm_leaves_its_input_unchanged(student):
     expect_inputs_unchanged(student, RMS, ROWS.reshape(2, 2, 4), gamma=GAMMA)
     # A row that, divided by its root-mean-square in place and multiplied back, is not the same bits.
     expect_inputs_unchanged(student, RMS, np.array([3.0, 4.0, 0.0]))
+    # Negative zeros: made 0.0 in place, they compare equal with ==, but they are not what was given.
+    expect_inputs_unchanged(student, RMS, row(-0.0, 1.0, -0.0, 3.0), gamma=row(-0.0, 2.0, -0.0, 1.0))
 
 
 # --- the input domain, clause by clause from the spec -----------------------------------------
@@ -673,7 +678,7 @@ def expect_promises(student, function, case):
     after = [result.args_after[0]] + list(result.args_after[1:]) + list((result.kwargs_after or {}).values())
     before = [x] + list(args) + list(kwargs.values())
     for was, now in zip(before, after):
-        if isinstance(was, np.ndarray) and not (isinstance(now, np.ndarray) and np.array_equal(was, now)):
+        if isinstance(was, np.ndarray) and not unchanged(now, was):
             fail(f"{call} changed one of its input arrays to {changed_to(now, was)}; inputs must be left as they "
                  "were.", "Do not modify the arrays you are given in place, not even to undo it afterwards (that "
                  "leaves rounding differences): compute the result in new arrays, or work on a copy.")
