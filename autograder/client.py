@@ -34,7 +34,7 @@ from .quiet import QuietLock
 from .problems import (BadReply, FunctionMissing, SandboxFailed, StudentTimeout, SubmissionMissing,
                        SubmissionUnreadable, WorkerCrashed)
 from .script import Call, Recorder, Scripts, call_key
-from .submission import read_source
+from .submission import look, source_of
 from .zygote import ForkedWorker, Zygote
 
 MAX_TIMEOUTS = 4
@@ -73,6 +73,9 @@ class StudentModule(Conversation, Scripted):
     record_key: str = ""  # the check (node id) or plots whose calls are being recorded
     _process: object = None
     _source: str | None = None
+    # The digest of the entry read (submission.Entry), "" until read: the store keeps a result
+    # under the bytes that earned it, not the ones it planned on (the file may change in between)
+    entry_digest: str = ""
     _problem: Exception | None = None
     _timeouts: int = 0
     _next_id: int = 0
@@ -228,7 +231,9 @@ class StudentModule(Conversation, Scripted):
             return
         try:
             if self._source is None:
-                self._source = read_source(self.path)
+                entry = look(self.path)
+                self.entry_digest = entry.digest
+                self._source = source_of(entry, self.path.name)
             if not self._source.strip():
                 raise FunctionMissing(f"{self.path.name} is empty.", "Start from the stub in exercises/.")
         except (SubmissionMissing, SubmissionUnreadable, FunctionMissing) as problem:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 from pathlib import Path
 
 from . import __version__
 from .model import Exercise
+from .submission import look
 
 _KIT = Path(__file__).resolve().parent
 _NOT_GRADING = ("render",)  # the kit's code that only writes outputs, which are rewritten anyway
@@ -41,23 +41,6 @@ def _files(folder: Path, skip: set[str]) -> list[bytes | str]:
             continue
         parts += [relative.as_posix(), path.read_bytes()]
     return parts
-
-
-def entry_bytes(path: Path, max_bytes: int) -> bytes:
-    """What grading can see of one exercise entry: its kind and, for a regular file, its bytes.
-
-    A link is never followed and a file larger than ``max_bytes`` is refused by its size alone, as
-    grading does, so neither is read here either.
-    """
-    try:
-        info = path.lstat()
-    except FileNotFoundError:
-        return b"missing"
-    if stat.S_ISREG(info.st_mode) and info.st_size <= max_bytes:
-        with open(path, "rb") as handle:
-            return b"file:" + handle.read(max_bytes + 1)
-    kind = "link" if stat.S_ISLNK(info.st_mode) else "dir" if stat.S_ISDIR(info.st_mode) else "other"
-    return f"{kind}:{info.st_size if kind == 'other' or stat.S_ISREG(info.st_mode) else 0}".encode()
 
 
 def grader_keys(graders_dir: Path, reference_dir: Path | None, course: tuple[Exercise, ...],
@@ -97,10 +80,15 @@ def _kit_sources() -> list[bytes | str]:
     return parts
 
 
+def exercise_key(grader_key: str, entry_digest: str) -> str:
+    """The key of one exercise's result: its grader's key and the digest of the entry graded (:class:`~autograder.submission.Entry`)."""
+    return _digest(grader_key, entry_digest)
+
+
 def exercise_keys(folder: Path, course: tuple[Exercise, ...], graders: dict[str, str],
                   max_bytes: int) -> dict[str, str]:
-    """Per exercise: the key of this student's result, from their entry and the exercise's grader key."""
-    return {e.name: _digest(graders[e.name], entry_bytes(folder / f"{e.name}.py", max_bytes)) for e in course}
+    """Per exercise: the key of this student's result, from their entry as it is now and the exercise's grader key."""
+    return {e.name: exercise_key(graders[e.name], look(folder / f"{e.name}.py", max_bytes).digest) for e in course}
 
 
 def submitted_any(folder: Path, course: tuple[Exercise, ...]) -> bool:

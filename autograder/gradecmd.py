@@ -127,8 +127,13 @@ def _incomplete(outcome, out: Path, rows, submitted: set[str]) -> int:
                          f"({', '.join(map(repr, kept[:5]))}{', ...' if len(kept) > 5 else ''}) still "
                          f"{'have' if len(kept) != 1 else 'has'} withheld checks; grade "
                          f"{'them' if len(kept) != 1 else 'that student'} again.\n")
+    changed = [sid for sid in sorted(outcome.graded_now) if outcome.changed(sid)]
+    if changed:  # the store keeps what was graded; the outputs show an error row until a rerun grades the files as they are
+        sys.stderr.write(f"note: the files of {len(changed)} student{'s' * (len(changed) != 1)} changed while they were "
+                         f"graded ({', '.join(map(repr, changed[:5]))}{', ...' if len(changed) > 5 else ''}); "
+                         f"the next run into {out} grades them again.\n")
     if not hit:
-        return Exit.INCOMPLETE if kept else Exit.DONE
+        return Exit.INCOMPLETE if kept or changed else Exit.DONE
     first = next((t.message for t in hit[0][1].tests if t.grader_failed), hit[0][1].message)
     students = len({sid for sid, _e in hit})
     sys.stderr.write(f"note: {len(hit)} exercise{'s' * (len(hit) != 1)} of {students} student{'s' * (students != 1)} "

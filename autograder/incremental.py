@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import interrupts
-from .fingerprint import exercise_keys, submitted_any
+from .fingerprint import exercise_key, exercise_keys, submitted_any
 from .limits import Limits
 from .model import Exercise, ExerciseResult, Status, StudentResult, host_failed, student_result
 from .runner import Settings, failed_student
@@ -55,10 +55,20 @@ class Outcome:
         """The student's result as the store holds it now (or the failure this run gave)."""
         result = self.failed.get(student_id) or assemble(student_id, self.folders[student_id], self.course,
                                                          self.keys[student_id], self.store)
-        if result is None:  # a grader that returned fewer exercises than asked: never shown as complete
-            result = failed_student(student_id, self.course,
-                                    "Not every exercise of this submission was graded; grade it again.")
+        if result is None:
+            changed = self.changed(student_id)
+            result = failed_student(student_id, self.course, (
+                f"{changed[0]}.py changed while this submission was being graded, so no result is shown; "
+                "grade the class again once the files stay put." if changed else
+                "Not every exercise of this submission was graded; grade it again."))  # a grader returned fewer
         return result
+
+    def changed(self, student_id: str) -> list[str]:
+        """The exercises graded for bytes their file no longer holds: it changed after the run read it."""
+        if student_id in self.failed:
+            return []
+        stored = self.store.read(student_id)
+        return sorted(name for name, key in self.keys[student_id].items() if name in stored and stored[name].key != key)
 
     @property
     def results(self) -> tuple[StudentResult, ...]:
@@ -113,9 +123,15 @@ def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
 
 
-def grade_planned(tasks: list[Task], settings: Settings, keys: dict[str, dict[str, str]], store: ResultStore,
-                  grade: Grade, sandbox: str, on_done: Callable[[StudentResult], None]) -> dict[str, StudentResult]:
-    """Grade every task, storing each result as it arrives; returns the results not stored (grader failures)."""
+def grade_planned(tasks: list[Task], settings: Settings, keys: dict[str, dict[str, str]], graders: dict[str, str],
+                  store: ResultStore, grade: Grade, sandbox: str,
+                  on_done: Callable[[StudentResult], None]) -> dict[str, StudentResult]:
+    """Grade every task, storing each result as it arrives; returns the results not stored (grader failures).
+
+    Each exercise is stored under the key of the file its worker ran, which is the planned key
+    unless the file changed after the plan read it: then the result is kept for the bytes that
+    earned it, and this run shows the student as changed during grading (:meth:`Outcome.result`).
+    """
     course_names = tuple(keys[tasks[0].student_id]) if tasks else ()
     failed: dict[str, StudentResult] = {}
 
@@ -127,7 +143,10 @@ def grade_planned(tasks: list[Task], settings: Settings, keys: dict[str, dict[st
             stored = store.read(result.id)
             now = _now()
             for exercise in result.exercises:
-                stored[exercise.name] = Stored(keys[result.id][exercise.name], exercise, now, sandbox)
+                key = keys[result.id][exercise.name]
+                if exercise.graded_entry:  # "": never read (its checks failed before): the result holds for any bytes
+                    key = exercise_key(graders[exercise.name], exercise.graded_entry)
+                stored[exercise.name] = Stored(key, exercise, now, sandbox)
             store.write(result.id, stored)
         on_done(result)
 
@@ -164,7 +183,7 @@ def grade_incrementally(students: list[tuple[str, Path]], course: tuple[Exercise
     limits = Limits.for_call_timeout(settings.call_timeout, settings.memory_mb << 20)
     tasks, keys = plan(students, course, graders, store, limits, regrade)
     on_start(len(tasks))
-    failed = grade_planned(tasks, settings, keys, store, grade, sandbox, on_done)
+    failed = grade_planned(tasks, settings, keys, graders, store, grade, sandbox, on_done)
     finished = _now()
     failed = {sid: replace(result, graded=finished, sandbox=sandbox) for sid, result in failed.items()}
     return Outcome(dict(students), frozenset(t.student_id for t in tasks), course, keys, store, failed)

@@ -135,6 +135,9 @@ class ExerciseResult:
     # Seconds of the submission's time budget its workers took: the host's timing, never shown nor
     # in results.json; the store keeps it, so a partial regrade is known to fit the budget (incremental.py).
     budget_spent: float = field(default=0.0, compare=False)
+    # The digest of the file its worker ran (submission.Entry): the store keys the result by it, so a
+    # file changed after the run was planned is not kept under the old bytes. Never shown either.
+    graded_entry: str = field(default="", compare=False)
 
 
 def host_failed(exercise: ExerciseResult) -> bool:
@@ -193,18 +196,20 @@ def student_result(student_id: str, exercises: tuple[ExerciseResult, ...], statu
 
 
 SPENT_FIELD = "budget_spent"
+ENTRY_FIELD = "graded_entry"
+_STORE_ONLY = (SPENT_FIELD, ENTRY_FIELD)
 
 
 def to_dict(result: BatchResult | StudentResult, with_spent: bool = False) -> dict:
     """The result as written to results.json; ``with_spent``: as carried to the store, with each
-    exercise's budget spent."""
+    exercise's budget spent and the digest of the file graded."""
     if with_spent:
         return asdict(result)
-    return asdict(result, dict_factory=_without_spent)
+    return asdict(result, dict_factory=_without_store_fields)
 
 
-def _without_spent(items: list[tuple[str, object]]) -> dict:
-    return {name: value for name, value in items if name != SPENT_FIELD}
+def _without_store_fields(items: list[tuple[str, object]]) -> dict:
+    return {name: value for name, value in items if name not in _STORE_ONLY}
 
 
 class ResultsFormatError(ValueError):

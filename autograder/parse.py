@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .model import (GRADER_FAILED, PENDING_LABEL, STATUSES, CheckResult, Diagnosis, Exercise, ExerciseResult, Output, Problem,
-                    ResultsFormatError, SPENT_FIELD, Status, _build, exercise_result, load_course, student_result, StudentResult)
+                    ResultsFormatError, ENTRY_FIELD, SPENT_FIELD, Status, _build, exercise_result, load_course, student_result, StudentResult)
 from .plotdata import Plot, plot_from
 
 _OUTCOME_STATUS = {"passed": Status.PASSED, "failed": Status.FAILED, "error": Status.ERROR, "skipped": Status.PENDING}
@@ -61,12 +61,15 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
     plots: dict[str, tuple[Plot, ...]] = {}
     diagnoses: dict[str, Diagnosis] = {}
     spent: dict[str, float] = defaultdict(float)
+    graded: dict[str, set[str]] = defaultdict(set)
     for test in report.get("tests", []):
         meta = test.get("metadata") or {}
         exercise = meta.get("exercise")
         if exercise is None:
             exercise = str(test.get("nodeid", "")).split("::")[0].rsplit("/", 1)[-1].removesuffix(".py").removeprefix("test_")
         spent[exercise] = max(spent[exercise], _seconds(meta.get(SPENT_FIELD)))
+        if isinstance(meta.get(ENTRY_FIELD), str):
+            graded[exercise].add(meta[ENTRY_FIELD][:64])
         check = _check(test)
         if meta.get("exercise_wide"):  # said once for the exercise, not copied into every check
             problems.setdefault(exercise, Problem(check.message, check.hint, check.detail))
@@ -92,7 +95,13 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
         else:
             results.append(exercise_result(exercise.name, exercise.title, tests, problem=problems.get(exercise.name),
                                            plots=plots.get(exercise.name, ()), diagnosis=diagnoses.get(exercise.name)))
-    return tuple(replace(r, budget_spent=spent.get(r.name, 0.0)) for r in results)
+    return tuple(replace(r, budget_spent=spent.get(r.name, 0.0), graded_entry=_entry(graded.get(r.name, set())))
+                 for r in results)
+
+
+def _entry(seen: set[str]) -> str:
+    """The file an exercise's workers ran, as its digest; two files for one exercise make a digest no file has."""
+    return next(iter(seen)) if len(seen) == 1 else "several files" if seen else ""
 
 
 def _seconds(raw: object) -> float:

@@ -22,7 +22,7 @@ from . import grading, interrupts, sandbox, sanitize
 from .client import StudentModule
 from .diagnose import diagnose
 from .figures import record_all
-from .model import GRADER_FAILED, PENDING_LABEL, SPENT_FIELD, Status
+from .model import ENTRY_FIELD, GRADER_FAILED, PENDING_LABEL, SPENT_FIELD, Status
 from .probes import RecordingModule
 from .properties import Cases, use_cache_home
 from .problems import CheckFailed, StudentProblem, StudentRaised
@@ -33,6 +33,7 @@ PLOTS = pytest.StashKey[dict]()  # exercise -> plots recorded at the end of its 
 DIAGNOSES = pytest.StashKey[dict]()  # exercise -> its diagnosis, made at the end of its module, until reported
 FAILED = pytest.StashKey[dict]()  # exercise -> names of the checks it failed so far
 SPENT = pytest.StashKey[dict]()  # exercise -> seconds of the submission's budget it took, until reported
+ENTRY = pytest.StashKey[dict]()  # exercise -> digest of the file its worker ran, until reported
 # A hidden check says that it failed and how, never on what: a comparison's values and the
 # student's own exception message (which may echo its arguments) stay on the trusted side.
 HIDDEN_FAILED = "Your function did not match on the hidden random inputs (they are not shown, so the check stays a test)."
@@ -73,7 +74,7 @@ def _reference_dir(config: pytest.Config) -> Path | None:
 def begin_submission(config: pytest.Config, folder: Path, following: bool = False) -> None:
     """Start grading ``folder`` in this session: nothing recorded for the previous submission remains
     (``following``: another comes after it, whose sandbox starts now)."""
-    for key in (PLOTS, DIAGNOSES, FAILED, SPENT):
+    for key in (PLOTS, DIAGNOSES, FAILED, SPENT, ENTRY):
         if key in config.stash:
             del config.stash[key]
     grading.begin(config, folder, following)
@@ -133,6 +134,7 @@ def student(request: pytest.FixtureRequest):
                 request.config.stash.setdefault(PLOTS, {})[exercise] = drawn
     finally:
         request.config.stash.setdefault(SPENT, {})[exercise] = module.budget_spent
+        request.config.stash.setdefault(ENTRY, {})[exercise] = module.entry_digest
         module.close()
 
 
@@ -323,6 +325,9 @@ def pytest_json_runtest_metadata(item: pytest.Item, call: pytest.CallInfo) -> di
         spent = item.config.stash.get(SPENT, {}).pop(exercise_of(item.module), None)
         if spent is not None:  # the store's plan reads it (incremental.py); never shown
             meta[SPENT_FIELD] = spent
+        entry = item.config.stash.get(ENTRY, {}).pop(exercise_of(item.module), None)
+        if entry:  # the store keys the result by it (incremental.py); never shown
+            meta[ENTRY_FIELD] = entry
     if "status" in extra and extra["status"] != "passed":
         return meta
     module = item.funcargs.get("student") if hasattr(item, "funcargs") else None

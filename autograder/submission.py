@@ -1,9 +1,16 @@
-"""Reading a student's file: the text to run, or a one-sentence reason it cannot be graded."""
+"""Reading a student's file: what grading sees of it, the text to run, or a one-sentence reason it cannot be graded.
+
+The store keys a result by what grading saw of each exercise entry (:mod:`autograder.fingerprint`),
+and the worker runs what grading read: both come from one :func:`look`, so a result is kept for
+exactly the bytes that earned it.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 
 from .problems import SubmissionMissing, SubmissionUnreadable
@@ -11,33 +18,76 @@ from .problems import SubmissionMissing, SubmissionUnreadable
 MAX_SOURCE_BYTES = 1 << 20
 
 
-def read_source(path: Path) -> str:
-    """The text of a student's file, or a one-sentence reason it cannot be graded."""
-    name = path.name
+@dataclass(frozen=True)
+class Entry:
+    """One exercise entry as grading sees it: its kind and, for a regular file small enough to read, its bytes."""
+
+    kind: str  # file | missing | link | dir | big | other | unreadable
+    size: int = 0
+    data: bytes = b""
+    reason: str = ""  # why an unreadable entry could not be read
+
+    @property
+    def digest(self) -> str:
+        """What a stored result for this entry is keyed by: equal digests, equal grading."""
+        if self.kind == "file":
+            seen = b"file:" + self.data
+        else:
+            seen = f"{self.kind}:{self.size}:{self.reason}".encode("utf-8", "surrogateescape")
+        return hashlib.sha256(seen).hexdigest()
+
+
+def look(path: Path, max_bytes: int = MAX_SOURCE_BYTES) -> Entry:
+    """What grading can see of one entry. A link is never followed, and a file larger than
+    ``max_bytes`` is refused by its size alone, unread."""
     try:
         info = os.lstat(path)
     except FileNotFoundError:
-        raise SubmissionMissing(f"{name} was not submitted, so its checks score 0.",
-                                f"Add {name} to your submission folder.") from None
+        return Entry("missing")
     except OSError as exc:
-        raise SubmissionUnreadable(f"{name} could not be read ({exc.strerror}).") from None
+        return Entry("unreadable", reason=exc.strerror or type(exc).__name__)
     if stat.S_ISLNK(info.st_mode):
-        raise SubmissionUnreadable(f"{name} is a symbolic link; submit the file itself.")
+        return Entry("link")
     if stat.S_ISDIR(info.st_mode):
-        raise SubmissionUnreadable(f"{name} is a folder, not a Python file.")
+        return Entry("dir")
     if not stat.S_ISREG(info.st_mode):
-        raise SubmissionUnreadable(f"{name} is not a regular file.")
-    if info.st_size > MAX_SOURCE_BYTES:
-        raise SubmissionUnreadable(f"{name} is {info.st_size / 1e6:.1f} MB; a solution file must be under 1 MB.")
+        return Entry("other", info.st_size)
+    if info.st_size > max_bytes:
+        return Entry("big", info.st_size)
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         with os.fdopen(descriptor, "rb") as handle:
-            raw = handle.read(MAX_SOURCE_BYTES + 1)
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # swapped since the lstat
+                return Entry("other")
+            raw = handle.read(max_bytes + 1)
     except OSError as exc:
-        raise SubmissionUnreadable(f"{name} could not be read ({exc.strerror}).") from None
+        return Entry("unreadable", reason=exc.strerror or type(exc).__name__)
+    return Entry("big", len(raw)) if len(raw) > max_bytes else Entry("file", len(raw), raw)
+
+
+def source_of(entry: Entry, name: str) -> str:
+    """The text of a student's file seen as ``entry``, or a one-sentence reason it cannot be graded."""
+    if entry.kind == "missing":
+        raise SubmissionMissing(f"{name} was not submitted, so its checks score 0.",
+                                f"Add {name} to your submission folder.")
+    if entry.kind == "unreadable":
+        raise SubmissionUnreadable(f"{name} could not be read ({entry.reason}).")
+    if entry.kind == "link":
+        raise SubmissionUnreadable(f"{name} is a symbolic link; submit the file itself.")
+    if entry.kind == "dir":
+        raise SubmissionUnreadable(f"{name} is a folder, not a Python file.")
+    if entry.kind == "other":
+        raise SubmissionUnreadable(f"{name} is not a regular file.")
+    if entry.kind == "big":
+        raise SubmissionUnreadable(f"{name} is {entry.size / 1e6:.1f} MB; a solution file must be under 1 MB.")
     try:
-        return raw.decode("utf-8-sig")
+        return entry.data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise SubmissionUnreadable(
-            f"{name} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at position {exc.start}).",
+            f"{name} is not UTF-8 text (byte 0x{entry.data[exc.start]:02x} at position {exc.start}).",
             "Save the file as UTF-8 in your editor.") from None
+
+
+def read_source(path: Path) -> str:
+    """The text of a student's file, or a one-sentence reason it cannot be graded."""
+    return source_of(look(path), path.name)

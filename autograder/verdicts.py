@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .model import SPENT_FIELD
+from .model import ENTRY_FIELD, SPENT_FIELD
 
 FORMAT = 1
 MAX_PER_CHECK = 64  # ways of passing one check remembered; past that, a check runs for real
@@ -47,11 +47,13 @@ class Verdicts:
     def learn_entry(self, check: str, entry: dict) -> None:
         """A passing report entry of ``check``, without what is the student's own (their output, plots)."""
         if check not in self.entries:
-            metadata = {k: v for k, v in (entry.get("metadata") or {}).items() if k not in ("output", "plots", "diagnosis", SPENT_FIELD)}
+            metadata = {k: v for k, v in (entry.get("metadata") or {}).items() if k not in ("output", "plots", "diagnosis", SPENT_FIELD, ENTRY_FIELD)}
             self.entries[check] = {"nodeid": entry.get("nodeid", check), "outcome": "passed", "metadata": metadata}
 
-    def entry(self, check: str, output: dict | None, plots: list | None = None, spent: float | None = None) -> dict:
-        """The report entry of a check passed with a known digest (``spent``: the last check's, of the exercise's budget)."""
+    def entry(self, check: str, output: dict | None, plots: list | None = None, spent: float | None = None,
+              graded_entry: str = "") -> dict:
+        """The report entry of a check passed with a known digest (``spent`` and ``graded_entry``: the
+        last check's, of the exercise's budget and the file its worker ran)."""
         entry = {**self.entries[check], "metadata": dict(self.entries[check]["metadata"])}
         if output and entry["metadata"].get("visibility") != "hidden":
             entry["metadata"]["output"] = output
@@ -59,6 +61,8 @@ class Verdicts:
             entry["metadata"]["plots"] = plots
         if spent is not None:
             entry["metadata"][SPENT_FIELD] = spent
+        if graded_entry:
+            entry["metadata"][ENTRY_FIELD] = graded_entry
         return entry
 
     def learn_plots(self, exercise: str, digest: str, plots: list) -> None:

@@ -22,6 +22,7 @@ from autograder.incremental import grade_incrementally
 from autograder.model import to_dict
 from autograder.runner import grade_one
 from autograder.store import STORE, ResultStore
+from autograder.submission import look
 from conftest import COURSE, GRADERS, ROOT, SOLUTIONS, settings
 from test_lifetimes import SLEEPER, is_worker, tagged, wait_for
 
@@ -306,6 +307,56 @@ def test_an_edited_catalogued_mistake_is_shown_after_a_rerun(capsys, tmp_path, m
     assert graded_now(grade(capsys, submissions, out)) == 2  # matrix_norms of each: the key is per exercise
     shown = (out / "results.json").read_text(encoding="utf-8")
     assert new in shown and old not in shown
+
+
+def test_a_file_swapped_after_the_plan_is_kept_for_the_bytes_graded_never_the_planned_ones(tmp_path):
+    """A student who can write to their folder during the run puts a correct file in after the
+    plan read the wrong one, and the wrong one back once the worker has read it. The result
+    belongs to the correct bytes: it is not shown for the wrong ones, and the next run grades them."""
+    student = shutil.copytree(SAMPLE / "amara_okafor", tmp_path / "class" / "amara")
+    wrong = (SAMPLE / "ben_carter" / "init_std.py").read_bytes()  # the variance for "he"
+    right = (student / "init_std.py").read_bytes()
+    (student / "init_std.py").write_bytes(wrong)
+    store = ResultStore(tmp_path / "out")
+    chosen = settings(seed=7, isolation="process", call_timeout=2.0, exercises=())
+    keys = grader_keys(GRADERS, SOLUTIONS, COURSE, TERMS)
+    calls = []
+
+    def swapping(students, chosen, on_done):
+        graded = []
+        (student / "init_std.py").write_bytes(right)
+        try:
+            counting(calls)(students, chosen, graded.append)
+        finally:
+            (student / "init_std.py").write_bytes(wrong)
+        for result in graded:
+            on_done(result)
+
+    first = grade_incrementally([("amara", student)], COURSE, keys, chosen, store, swapping, "process")
+    shown = first.result("amara")
+    assert (shown.status, shown.score) == ("error", 0.0), to_dict(shown)
+    assert shown.message.startswith("init_std.py changed while this submission was being graded"), shown.message
+    assert first.changed("amara") == ["init_std"]
+
+    calls.clear()
+    again = grade_incrementally([("amara", student)], COURSE, keys, chosen, store, counting(calls), "process")
+    assert calls == [(["amara"], ("init_std",))] and again.changed("amara") == []
+    init_std = {e.name: e for e in again.result("amara").exercises}["init_std"]
+    assert again.result("amara").status == "graded" and 0 < init_std.score < init_std.max_score
+
+
+def test_every_stored_exercise_names_the_file_its_worker_ran(capsys, tmp_path):
+    """Through the pool, its known verdicts and a missing file alike: what the store keys a result by
+    comes from the worker's own reading of the file."""
+    submissions = make_class(tmp_path / "class", "amara_okafor", "ivan_petrov", "fatima_haddad")
+    grade(capsys, submissions, tmp_path / "out", "--jobs", "2")
+    seen = {}
+    for record in (tmp_path / "out" / STORE).glob("*.json"):
+        data = json.loads(record.read_text(encoding="utf-8"))
+        if record.name != "run.json":
+            seen.update({(data["id"], name): entry["result"]["graded_entry"] for name, entry in data["exercises"].items()})
+    assert seen == {(sid, e.name): look(submissions / sid / f"{e.name}.py").digest
+                    for sid in ("amara_okafor", "ivan_petrov", "fatima_haddad") for e in COURSE}
 
 
 def test_a_damaged_record_is_regraded_never_trusted(tmp_path):

@@ -1,0 +1,74 @@
+"""What grading sees of an exercise entry: one reading, for the store's key and for the worker alike."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from autograder.problems import SubmissionMissing, SubmissionUnreadable
+from autograder.submission import look, read_source, source_of
+
+
+def made(tmp_path, kind):
+    path = tmp_path / "residual.py"
+    if kind == "file":
+        path.write_text("def residual_factor(slope, depth, residual):\n    return 1.0\n", encoding="utf-8")
+    elif kind == "big":
+        with open(path, "wb") as handle:
+            handle.truncate((1 << 20) + 1)
+    elif kind == "link":
+        os.symlink(tmp_path / "elsewhere.py", path)
+    elif kind == "dir":
+        path.mkdir()
+    elif kind == "other":
+        os.mkfifo(path)
+    return path
+
+
+KINDS = ("file", "missing", "big", "link", "dir", "other")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_an_entry_is_seen_as_its_kind(tmp_path, kind):
+    assert look(made(tmp_path, kind)).kind == kind
+
+
+def test_every_kind_and_every_content_has_its_own_digest(tmp_path):
+    digests = {}
+    for kind in KINDS:
+        (tmp_path / kind).mkdir()
+        digests[kind] = look(made(tmp_path / kind, kind)).digest
+    assert len(set(digests.values())) == len(KINDS)
+    path = tmp_path / "file" / "residual.py"
+    before = look(path).digest
+    path.write_bytes(path.read_bytes() + b"\n")
+    assert look(path).digest != before
+    path.write_bytes(path.read_bytes()[:-1])
+    assert look(path).digest == before
+
+
+@pytest.mark.parametrize("kind, error, words", [
+    ("missing", SubmissionMissing, "residual.py was not submitted"),
+    ("big", SubmissionUnreadable, "residual.py is 1.0 MB; a solution file must be under 1 MB."),
+    ("link", SubmissionUnreadable, "residual.py is a symbolic link; submit the file itself."),
+    ("dir", SubmissionUnreadable, "residual.py is a folder, not a Python file."),
+    ("other", SubmissionUnreadable, "residual.py is not a regular file."),
+])
+def test_an_entry_that_is_not_a_small_file_is_refused_in_one_sentence(tmp_path, kind, error, words):
+    with pytest.raises(error, match=words.replace(".", r"\.")):
+        read_source(made(tmp_path, kind))
+
+
+def test_the_text_run_is_the_text_seen(tmp_path):
+    path = made(tmp_path, "file")
+    entry = look(path)
+    path.write_text("raise SystemExit\n", encoding="utf-8")  # changed after the look: the look's bytes are run
+    assert source_of(entry, path.name).startswith("def residual_factor(")
+
+
+def test_a_file_that_is_not_utf8_says_which_byte(tmp_path):
+    path = tmp_path / "residual.py"
+    path.write_bytes(b"x = 1\n\xff\n")
+    with pytest.raises(SubmissionUnreadable, match="byte 0xff at position 6"):
+        read_source(path)
