@@ -49,6 +49,9 @@ def run_check(args: argparse.Namespace, warm: tuple[Zygote, ...] = ()) -> int:
     folder, only = _one_exercise(given, args.exercise)
     if not folder.is_dir():
         raise GradeError(f"{folder} is not a folder; pass the folder that holds your exercise files.")
+    # Your own folder, reached through links or not: every read below opens it without following
+    # one (submission.look), as grading a class does.
+    folder = Path(os.path.realpath(folder))
     for target in (args.markdown, args.json):
         if target is not None:
             check_writable_file(target)

@@ -58,7 +58,9 @@ def _settings(args: argparse.Namespace, batch: bool, allow_unsandboxed: bool = T
 
 def settings_for(args: argparse.Namespace, isolation: str, bwrap_path: str) -> Settings:
     """The settings the command line asks for, in the isolation given."""
-    reference, catalogue = ROOT / "solutions", ROOT / "catalogue"
+    # Resolved: a kit may keep its solutions elsewhere behind a link, and files are read without
+    # following a link in their folder's name (submission.look)
+    reference, catalogue = (ROOT / "solutions").resolve(), (ROOT / "catalogue").resolve()
     return Settings(graders_dir=ROOT / "graders", reference_dir=reference if reference.is_dir() else None,
                     seed=args.seed if args.seed is not None else default_seed(args.command),
                     isolation=isolation, call_timeout=args.timeout, memory_mb=args.memory_mb, bwrap=bwrap_path,

@@ -18,14 +18,13 @@ import functools
 import hashlib
 import os
 import shutil
-import stat
 import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
 from . import preflight, sandbox
-from .submission import MAX_SOURCE_BYTES
+from .submission import look
 from .errors import GradeError
 from .model import StudentResult, load_course
 from .runner import Settings, collected, failed_student, grade_one, grade_shard, shards
@@ -42,24 +41,20 @@ def _tree(folder: Path) -> dict[str, bytes]:
 
 
 def _student_files(folder: Path, names: tuple[str, ...]) -> dict[str, tuple]:
-    """Each exercise entry as the worker must recreate it, so that its checks say what they say here."""
+    """Each exercise entry as the worker must recreate it, so that its checks say what they say here.
+
+    Read as grading reads (:func:`autograder.submission.look`): a link is never followed, a FIFO
+    never blocks, a file is read up to its limit and no further, and whatever the student swaps in
+    meanwhile costs their own row, never the run."""
     files: dict[str, tuple] = {}
     for name in names:
-        path = folder / f"{name}.py"
-        try:
-            info = path.lstat()
-        except FileNotFoundError:
-            continue
-        if stat.S_ISLNK(info.st_mode):
-            files[path.name] = ("link",)  # never followed: here or there, a link is refused unread
-        elif stat.S_ISDIR(info.st_mode):
-            files[path.name] = ("dir",)
-        elif not stat.S_ISREG(info.st_mode):
-            files[path.name] = ("other",)
-        elif info.st_size > MAX_SOURCE_BYTES:
-            files[path.name] = ("big", info.st_size)  # refused by its size alone, never read
-        else:
-            files[path.name] = ("file", path.read_bytes())
+        entry = look(folder / f"{name}.py")
+        if entry.kind == "file":
+            files[f"{name}.py"] = ("file", entry.data)
+        elif entry.kind == "big":
+            files[f"{name}.py"] = ("big", entry.size)  # refused by its size alone, never read
+        elif entry.kind != "missing":
+            files[f"{name}.py"] = (entry.kind,)
     return files
 
 
@@ -74,8 +69,9 @@ def _recreate(path: Path, entry: tuple) -> None:
         os.symlink("/nonexistent/gradient-kit-link", path)
     elif kind == "dir":
         path.mkdir()
-    else:
+    elif kind == "other":
         os.mkfifo(path)
+    # unreadable: left out here, so refused there as missing (this host could not read it either)
 
 
 @functools.lru_cache(maxsize=1)

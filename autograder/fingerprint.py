@@ -10,7 +10,6 @@ Its key hashes exactly those, so changing one grader changes the keys of that ex
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
 from . import __version__
@@ -89,7 +88,3 @@ def exercise_keys(folder: Path, course: tuple[Exercise, ...], graders: dict[str,
                   max_bytes: int) -> dict[str, str]:
     """Per exercise: the key of this student's result, from their entry as it is now and the exercise's grader key."""
     return {e.name: exercise_key(graders[e.name], look(folder / f"{e.name}.py", max_bytes).digest) for e in course}
-
-
-def submitted_any(folder: Path, course: tuple[Exercise, ...]) -> bool:
-    return any(os.path.lexists(folder / f"{e.name}.py") for e in course)

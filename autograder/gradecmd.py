@@ -131,7 +131,7 @@ def _incomplete(outcome, out: Path, rows, submitted: set[str]) -> int:
     if changed:  # the store keeps what was graded; the outputs show an error row until a rerun grades the files as they are
         sys.stderr.write(f"note: the files of {len(changed)} student{'s' * (len(changed) != 1)} changed while they were "
                          f"graded ({', '.join(map(repr, changed[:5]))}{', ...' if len(changed) > 5 else ''}); "
-                         f"the next run into {out} grades them again.\n")
+                         f"their rows say so, and the next run into {out} shows their files as they are then.\n")
     if not hit:
         return Exit.INCOMPLETE if kept or changed else Exit.DONE
     first = next((t.message for t in hit[0][1].tests if t.grader_failed), hit[0][1].message)

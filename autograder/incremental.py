@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Callable
 
 from . import interrupts
-from .fingerprint import exercise_key, exercise_keys, submitted_any
+from .fingerprint import exercise_key, exercise_keys
+from .parse import submitted_files, was_submitted
 from .limits import Limits
 from .model import Exercise, ExerciseResult, Status, StudentResult, host_failed, student_result
 from .runner import Settings, failed_student
@@ -167,7 +168,8 @@ def assemble(student_id: str, folder: Path, course: tuple[Exercise, ...], keys: 
         return None
     parts = [stored[e.name] for e in course]
     exercises = tuple(replace(p.result, title=e.title) for p, e in zip(parts, course))
-    if submitted_any(folder, course):
+    submitted = submitted_files(folder, course)
+    if any(was_submitted(e.name, e.graded_entry, submitted) for e in exercises):
         result = student_result(student_id, exercises)
     else:
         result = student_result(student_id, exercises, "empty", "The submission holds none of the exercise files.")

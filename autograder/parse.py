@@ -12,6 +12,7 @@ from pathlib import Path
 from .model import (GRADER_FAILED, PENDING_LABEL, STATUSES, CheckResult, Diagnosis, Exercise, ExerciseResult, Output, Problem,
                     ResultsFormatError, ENTRY_FIELD, SPENT_FIELD, Status, _build, exercise_result, load_course, student_result, StudentResult)
 from .plotdata import Plot, plot_from
+from .submission import MISSING
 
 _OUTCOME_STATUS = {"passed": Status.PASSED, "failed": Status.FAILED, "error": Status.ERROR, "skipped": Status.PENDING}
 
@@ -85,11 +86,12 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
     results = []
     for exercise in course:
         tests = tuple(tests_by_exercise.get(exercise.name, ()))
+        entry = _entry(graded.get(exercise.name, set()))
         if exercise.name in broken or not tests:
             results.append(ExerciseResult(exercise.name, exercise.title, 0.0, 0.0, "error", (),
                                           message=f"{GRADER_FAILED} to load for this exercise; this is not your "
                                                   "fault and it scores nothing either way."))
-        elif exercise.name not in submitted:
+        elif not was_submitted(exercise.name, entry, submitted):
             results.append(exercise_result(exercise.name, exercise.title, tests, "missing",
                                            f"{exercise.name}.py was not submitted.", problems.get(exercise.name)))
         else:
@@ -97,6 +99,12 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
                                            plots=plots.get(exercise.name, ()), diagnosis=diagnoses.get(exercise.name)))
     return tuple(replace(r, budget_spent=spent.get(r.name, 0.0), graded_entry=_entry(graded.get(r.name, set())))
                  for r in results)
+
+
+def was_submitted(exercise: str, graded_entry: str, submitted: set[str]) -> bool:
+    """Whether the exercise's file was there when it was graded: as its worker read it, where it was
+    read (the folder may have changed since), else as ``submitted`` (the folder looked at) says."""
+    return graded_entry != MISSING if graded_entry else exercise in submitted
 
 
 def _entry(seen: set[str]) -> str:
@@ -128,7 +136,7 @@ def _diagnosis(raw: object) -> Diagnosis | None:
 def parse_student(student_id: str, report: dict, course: tuple[Exercise, ...], submitted: set[str],
                   hidden: dict | None = None) -> StudentResult:
     exercises = parse_exercises(report, course, submitted, hidden)
-    if not submitted:
+    if not any(was_submitted(e.name, e.graded_entry, submitted) for e in exercises):
         return student_result(student_id, exercises, "empty", "The submission holds none of the exercise files.")
     return student_result(student_id, exercises)
 

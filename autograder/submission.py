@@ -7,6 +7,7 @@ exactly the bytes that earned it.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
@@ -37,11 +38,31 @@ class Entry:
         return hashlib.sha256(seen).hexdigest()
 
 
+MISSING = Entry("missing").digest  # what an exercise whose file was not there was graded on
+
+
 def look(path: Path, max_bytes: int = MAX_SOURCE_BYTES) -> Entry:
-    """What grading can see of one entry. A link is never followed, and a file larger than
-    ``max_bytes`` is refused by its size alone, unread."""
+    """What grading can see of one entry. A link is never followed, neither in the file's own
+    name nor in its folder's (the folder was refused as a link before grading began: one swapped
+    in since is not followed either), and a file larger than ``max_bytes`` is refused by its size
+    alone, unread."""
     try:
-        info = os.lstat(path)
+        folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except FileNotFoundError:
+        return Entry("missing")
+    except OSError as exc:
+        linked = exc.errno in (errno.ELOOP, errno.ENOTDIR)
+        return Entry("unreadable", reason="its folder is a symbolic link" if linked else
+                     f"its folder: {exc.strerror or type(exc).__name__}")
+    try:
+        return _look_in(folder, path.name, max_bytes)
+    finally:
+        os.close(folder)
+
+
+def _look_in(folder: int, name: str, max_bytes: int) -> Entry:
+    try:
+        info = os.lstat(name, dir_fd=folder)
     except FileNotFoundError:
         return Entry("missing")
     except OSError as exc:
@@ -55,7 +76,7 @@ def look(path: Path, max_bytes: int = MAX_SOURCE_BYTES) -> Entry:
     if info.st_size > max_bytes:
         return Entry("big", info.st_size)
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        descriptor = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
         with os.fdopen(descriptor, "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # swapped since the lstat
                 return Entry("other")

@@ -345,6 +345,57 @@ def test_a_file_swapped_after_the_plan_is_kept_for_the_bytes_graded_never_the_pl
     assert again.result("amara").status == "graded" and 0 < init_std.score < init_std.max_score
 
 
+def test_a_class_whose_file_changed_after_the_plan_says_so_exits_4_and_the_next_run_shows_the_file(capsys, tmp_path,
+                                                                                                      monkeypatch):
+    """The plan saw one init_std.py, the worker ran another: the row says so, and the result kept is
+    the one for the file the worker ran, which the next run shows, as that is the file there now."""
+    from autograder import fingerprint
+    submissions = make_class(tmp_path / "class", "amara_okafor", "ben_carter")
+    real_look = fingerprint.look
+    other = SAMPLE / "ben_carter" / "init_std.py"
+    # the plan reads ben_carter's init_std.py where amara's folder now holds her own
+    monkeypatch.setattr(fingerprint, "look", lambda path, *rest: real_look(
+        other if path == submissions / "amara_okafor" / "init_std.py" else path, *rest))
+    out = tmp_path / "out"
+    code = cli.main(["grade", str(submissions), "--out", str(out), *FAST, "--jobs", "1"])
+    text, err = capsys.readouterr()
+    assert code == 4, err
+    assert "note: the files of 1 student changed while they were graded ('amara_okafor')" in err
+    rows = {s["id"]: s for s in json.loads((out / "results.json").read_text(encoding="utf-8"))["students"]}
+    assert rows["amara_okafor"]["status"] == "error" and "init_std.py changed while" in rows["amara_okafor"]["message"]
+    assert rows["ben_carter"]["status"] == "graded"
+    monkeypatch.setattr(fingerprint, "look", real_look)
+    text = grade(capsys, submissions, out)
+    assert graded_now(text) == 0
+    rows = {s["id"]: s for s in json.loads((out / "results.json").read_text(encoding="utf-8"))["students"]}
+    assert rows["amara_okafor"]["score"] == rows["amara_okafor"]["max_score"] > 0
+
+
+def test_a_file_removed_after_it_was_graded_is_not_called_missing(tmp_path, monkeypatch):
+    """Whether an exercise was submitted is what its worker read, not what the folder holds once
+    its checks are done: a file graded and then removed keeps its score and is not 'not submitted'."""
+    from autograder import client
+    student = shutil.copytree(SAMPLE / "amara_okafor", tmp_path / "amara")
+    real_look = client.look
+
+    def look_then_remove(path, *rest):
+        entry = real_look(path, *rest)
+        if path.name == "clipping.py":
+            path.unlink()
+        return entry
+
+    monkeypatch.setattr(client, "look", look_then_remove)
+    result = grade_one("amara", student, settings(seed=7, isolation="process", call_timeout=2.0))
+    clipping = {e.name: e for e in result.exercises}["clipping"]
+    assert (clipping.status, clipping.score) == ("graded", clipping.max_score), to_dict(result)
+
+    emptied = shutil.copytree(SAMPLE / "amara_okafor", tmp_path / "emptied")  # every file, once read: not empty
+    monkeypatch.setattr(client, "look", lambda path, *rest: (real_look(path, *rest), path.unlink())[0])
+    result = grade_one("emptied", emptied, settings(seed=7, isolation="process", call_timeout=2.0))
+    assert not any(emptied.iterdir())
+    assert result.status == "graded" and result.score == result.max_score > 0, to_dict(result)
+
+
 def test_every_stored_exercise_names_the_file_its_worker_ran(capsys, tmp_path):
     """Through the pool, its known verdicts and a missing file alike: what the store keys a result by
     comes from the worker's own reading of the file."""

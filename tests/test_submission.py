@@ -72,3 +72,52 @@ def test_a_file_that_is_not_utf8_says_which_byte(tmp_path):
     path.write_bytes(b"x = 1\n\xff\n")
     with pytest.raises(SubmissionUnreadable, match="byte 0xff at position 6"):
         read_source(path)
+
+
+@pytest.mark.parametrize("kind", ("other", "link", "dir"))
+def test_an_entry_swapped_after_it_was_looked_at_is_never_followed_read_or_waited_on(tmp_path, monkeypatch, kind):
+    """Between the lstat and the open a student may swap in a FIFO (an open that would wait for a
+    writer forever), a link (to a classmate's file) or a folder: none is read as the file."""
+    plain = made(tmp_path, "file")
+    looks_regular = os.lstat(plain)
+    (tmp_path / kind).mkdir()
+    path = made(tmp_path / kind, kind)
+    if kind == "link":
+        os.symlink(plain, path.with_name("to_plain.py"))
+        path = path.with_name("to_plain.py")
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "lstat", lambda *_path, **_at: looks_regular)
+        entry = look(path)
+    assert entry.kind in ("other", "unreadable") and entry.data == b"", entry
+
+
+def test_the_dask_path_ships_what_grading_would_see(tmp_path, monkeypatch):
+    """The files sent to a Dask worker are read up front, as grading reads them: a link swapped in
+    after the lstat (to a classmate's file, say) is not shipped as the student's file."""
+    from autograder.distributed import _student_files
+    classmate = tmp_path / "classmate.py"
+    classmate.write_bytes(b"right = True\n")
+    (tmp_path / "scalar_chain.py").write_bytes(b"x = 1\n")
+    os.symlink(classmate, tmp_path / "clipping.py")
+    looks_regular = os.lstat(classmate)
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "lstat", lambda *_path, **_at: looks_regular)
+        swapped = _student_files(tmp_path, ("clipping",))
+    assert swapped == {"clipping.py": ("unreadable",)}  # a link where a file was: never read, never recreated there
+    made(tmp_path, "other")  # residual.py is a FIFO: shipping it must not wait for a writer
+    os.symlink("/dev/zero", tmp_path / "init_std.py")  # never followed, never read
+    shipped = _student_files(tmp_path, ("residual", "init_std", "scalar_chain", "matrix_norms"))
+    assert shipped == {"residual.py": ("other",), "init_std.py": ("link",), "scalar_chain.py": ("file", b"x = 1\n")}
+
+
+def test_a_folder_swapped_for_a_link_is_not_followed(tmp_path):
+    """Grading refuses a submission folder that is a link before it starts; one swapped in later
+    (to a classmate's folder, or the reference's) is not followed by the reads that come after."""
+    classmate = tmp_path / "classmate"
+    classmate.mkdir()
+    made(classmate, "file")
+    (tmp_path / "work").symlink_to(classmate)
+    entry = look(tmp_path / "work" / "residual.py")
+    assert (entry.kind, entry.reason, entry.data) == ("unreadable", "its folder is a symbolic link", b"")
+    with pytest.raises(SubmissionUnreadable, match=r"residual\.py could not be read \(its folder is a symbolic link\)"):
+        read_source(tmp_path / "work" / "residual.py")
