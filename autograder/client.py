@@ -76,6 +76,7 @@ class StudentModule(Conversation, Scripted):
     # The digest of the entry read (submission.Entry), "" until read: the store keeps a result
     # under the bytes that earned it, not the ones it planned on (the file may change in between)
     entry_digest: str = ""
+    anchor: str = ""  # the class's folder: no link below it is followed to this file (submission.look)
     _problem: Exception | None = None
     _timeouts: int = 0
     _next_id: int = 0
@@ -231,7 +232,7 @@ class StudentModule(Conversation, Scripted):
             return
         try:
             if self._source is None:
-                entry = look(self.path)
+                entry = look(self.path, anchor=self.anchor)
                 self.entry_digest = entry.digest
                 self._source = source_of(entry, self.path.name)
             if not self._source.strip():

@@ -40,7 +40,7 @@ def _tree(folder: Path) -> dict[str, bytes]:
             if p.is_file() and "__pycache__" not in p.parts}
 
 
-def _student_files(folder: Path, names: tuple[str, ...]) -> dict[str, tuple]:
+def _student_files(folder: Path, names: tuple[str, ...], anchor: str = "") -> dict[str, tuple]:
     """Each exercise entry as the worker must recreate it, so that its checks say what they say here.
 
     Read as grading reads (:func:`autograder.submission.look`): a link is never followed, a FIFO
@@ -48,7 +48,7 @@ def _student_files(folder: Path, names: tuple[str, ...]) -> dict[str, tuple]:
     meanwhile costs their own row, never the run."""
     files: dict[str, tuple] = {}
     for name in names:
-        entry = look(folder / f"{name}.py")
+        entry = look(folder / f"{name}.py", anchor=anchor)
         if entry.kind == "file":
             files[f"{name}.py"] = ("file", entry.data)
         elif entry.kind == "big":
@@ -97,7 +97,7 @@ def _materialise(kit: dict[str, dict[str, bytes]], digest: str) -> Path:
 def _worker_settings(settings: Settings, kit: Path) -> Settings:
     reference = kit / "solutions"
     return replace(settings, graders_dir=kit / "graders", reference_dir=reference if reference.is_dir() else None,
-                   bwrap="")  # each worker finds its own bwrap
+                   bwrap="", anchor="")  # each worker finds its own bwrap; the files are its own copies
 
 
 def grade_remote_shard(shard: list[tuple[str, dict[str, tuple]]], kit: dict, digest: str,
@@ -175,7 +175,7 @@ def deliver_on_dask(students: list[tuple[str, Path]], settings: Settings, schedu
             if folder.is_symlink() or not folder.is_dir():
                 on_done(grade_one(sid, folder, settings))  # refused without running anything
             else:
-                gradable.append((sid, _student_files(folder, names)))
+                gradable.append((sid, _student_files(folder, names, settings.anchor)))
 
         def submit(shard: list) -> object:
             return client.submit(grade_remote_shard, shard, kit_future, digest, settings, pure=False, retries=1,

@@ -85,6 +85,8 @@ def exercise_key(grader_key: str, entry_digest: str) -> str:
 
 
 def exercise_keys(folder: Path, course: tuple[Exercise, ...], graders: dict[str, str],
-                  max_bytes: int) -> dict[str, str]:
-    """Per exercise: the key of this student's result, from their entry as it is now and the exercise's grader key."""
-    return {e.name: exercise_key(graders[e.name], look(folder / f"{e.name}.py", max_bytes).digest) for e in course}
+                  max_bytes: int, anchor: str = "") -> dict[str, str]:
+    """Per exercise: the key of this student's result, from their entry as it is now (read as the
+    worker reads it, from ``anchor`` down) and the exercise's grader key."""
+    return {e.name: exercise_key(graders[e.name], look(folder / f"{e.name}.py", max_bytes, anchor).digest)
+            for e in course}

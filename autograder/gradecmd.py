@@ -64,6 +64,9 @@ def run_grade(args: argparse.Namespace) -> int:
         index_stored(out)  # before anything runs: even --fresh never overwrites a folder that is not the kit's
         check_writable(out)
         settings = cli._settings(args, batch=True, allow_unsandboxed=args.allow_unsandboxed)
+        # Students' folders are theirs and may change during the run: from the class's folder down,
+        # no link is followed to their files (the folder a student's path names is that student's)
+        settings = replace(settings, anchor=str(intake.root) if intake.root is not None else "")
         preflight.prove_graders(settings.graders_dir)
         course = load_course(settings.graders_dir)
         described = sandbox.describe(settings.isolation, settings.bwrap)

@@ -165,4 +165,5 @@ def student_module(config: pytest.Config, exercise: str) -> RecordingModule:
         return begun
     return RecordingModule(submission.folder / f"{exercise}.py", exercise, config.getoption("--isolation"),
                            limits(config), config.getoption("--bwrap"), submission_budget=submission.budget,
-                           lookahead=submission.lookahead, quiet=run.quiet, zygote=submission.zygote, scripts=run.scripts, recorder=run.recorder)
+                           lookahead=submission.lookahead, quiet=run.quiet, zygote=submission.zygote, scripts=run.scripts,
+                           recorder=run.recorder, anchor=config.getoption("--anchor"))

@@ -85,12 +85,12 @@ def _reusable(stored: Stored | None, key: str) -> bool:
 
 
 def plan(students: list[tuple[str, Path]], course: tuple[Exercise, ...], graders: dict[str, str],
-         store: ResultStore, limits: Limits, regrade: frozenset[str] = frozenset()
+         store: ResultStore, limits: Limits, regrade: frozenset[str] = frozenset(), anchor: str = ""
          ) -> tuple[list[Task], dict[str, dict[str, str]]]:
     """What must be graded now (all of ``regrade``'s exercises), and every student's exercise keys."""
     tasks, keys = [], {}
     for sid, folder in students:
-        keys[sid] = exercise_keys(folder, course, graders, MAX_SOURCE_BYTES)
+        keys[sid] = exercise_keys(folder, course, graders, MAX_SOURCE_BYTES, anchor)
         stored = {} if sid in regrade else store.read(sid)
         todo = tuple(e.name for e in course if not _reusable(stored.get(e.name), keys[sid][e.name]))
         kept = [stored[e.name] for e in course if e.name not in todo]
@@ -183,7 +183,7 @@ def grade_incrementally(students: list[tuple[str, Path]], course: tuple[Exercise
                         on_done: Callable[[StudentResult], None] = lambda result: None) -> Outcome:
     """The run's students (see :class:`Outcome`), grading only the exercises the store does not already hold (and ``regrade``'s)."""
     limits = Limits.for_call_timeout(settings.call_timeout, settings.memory_mb << 20)
-    tasks, keys = plan(students, course, graders, store, limits, regrade)
+    tasks, keys = plan(students, course, graders, store, limits, regrade, settings.anchor)
     on_start(len(tasks))
     failed = grade_planned(tasks, settings, keys, graders, store, grade, sandbox, on_done)
     finished = _now()

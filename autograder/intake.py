@@ -51,6 +51,7 @@ class Intake:
     layout: str
     submissions: tuple[Submission, ...]
     notes: tuple[str, ...] = ()  # for the instructor: what was unpacked, descended into, ignored
+    root: Path | None = None  # where the students were read from: no link below it is followed (submission.look)
 
 
 def is_junk(name: str) -> bool:
@@ -282,7 +283,7 @@ def read_submissions(source: Path, work: Path, exercises: tuple[str, ...]) -> In
             notes.append(f"Two submissions are both named {submission.id!r}; only the first was graded.")
             continue
         unique[submission.id] = submission
-    return Intake(layout, tuple(sorted(unique.values(), key=lambda s: s.id)), tuple(notes))
+    return Intake(layout, tuple(sorted(unique.values(), key=lambda s: s.id)), tuple(notes), root)
 
 
 def _valid_ids(submissions: list[Submission], notes: list[str]) -> list[Submission]:

@@ -43,6 +43,7 @@ HIDDEN_RAISED = "Your code raised {type} on one of the hidden random inputs (the
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("autograder")
     group.addoption("--submission", default="exercises", help="folder holding the student's exercise files")
+    group.addoption("--anchor", default="", help="the class's folder: below it no link is followed to a student's file")
     group.addoption("--reference", default="", help="folder of reference solutions; hidden checks are pending without it")
     group.addoption("--catalogue", default="", help="the catalogue of known mistakes; no diagnosis without it")
     group.addoption("--grade-seed", type=int, default=0, help="seed every random input derives from")

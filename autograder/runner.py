@@ -72,6 +72,8 @@ def _pytest_args(targets: list[str], submission: Path, settings: Settings) -> li
         args.append(f"--budget-spent={settings.budget_spent!r}")
     if settings.scripts:
         args.append(f"--scripts={settings.scripts}")
+    if settings.anchor:
+        args.append(f"--anchor={settings.anchor}")
     return args
 
 

@@ -30,3 +30,6 @@ class Settings:
     # before the full way grades the rest, so a submission never has more than its budget in all
     budget_spent: float = 0.0
     use_scripts: bool = True  # False: every call one by one, as before scripts (the same verdicts, slower)
+    # grade: the class's folder (the instructor's). Below it no link is followed on the way to a
+    # student's file (submission.look): the student's own folders may change during the run.
+    anchor: str = ""

@@ -41,23 +41,44 @@ class Entry:
 MISSING = Entry("missing").digest  # what an exercise whose file was not there was graded on
 
 
-def look(path: Path, max_bytes: int = MAX_SOURCE_BYTES) -> Entry:
-    """What grading can see of one entry. A link is never followed, neither in the file's own
-    name nor in its folder's (the folder was refused as a link before grading began: one swapped
-    in since is not followed either), and a file larger than ``max_bytes`` is refused by its size
-    alone, unread."""
+def look(path: Path, max_bytes: int = MAX_SOURCE_BYTES, anchor: str = "") -> Entry:
+    """What grading can see of one entry. A link is never followed: not in the file's own name, not
+    in its folder's (refused as a link before grading began, so one swapped in since) and, below
+    ``anchor`` (the class's folder, the instructor's), in no folder on the way down to it. A file
+    larger than ``max_bytes`` is refused by its size alone, unread."""
     try:
-        folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        folder = _open_folder(path.parent, anchor)
     except FileNotFoundError:
         return Entry("missing")
     except OSError as exc:
         linked = exc.errno in (errno.ELOOP, errno.ENOTDIR)
-        return Entry("unreadable", reason="its folder is a symbolic link" if linked else
+        return Entry("unreadable", reason="a folder on its path is a symbolic link" if linked else
                      f"its folder: {exc.strerror or type(exc).__name__}")
     try:
         return _look_in(folder, path.name, max_bytes)
     finally:
         os.close(folder)
+
+
+def _open_folder(folder: Path, anchor: str) -> int:
+    """``folder`` opened one name at a time from ``anchor`` down, none of them followed if a link;
+    without an anchor (or outside it), only the folder's own name is not followed."""
+    try:
+        below = folder.relative_to(anchor).parts if anchor else ()
+    except ValueError:
+        below = ()
+    if not below or ".." in below:
+        return os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    current = os.open(anchor, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for name in below:
+            inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=current)
+            os.close(current)
+            current = inner
+    except BaseException:
+        os.close(current)
+        raise
+    return current
 
 
 def _look_in(folder: int, name: str, max_bytes: int) -> Entry:
@@ -109,6 +130,6 @@ def source_of(entry: Entry, name: str) -> str:
             "Save the file as UTF-8 in your editor.") from None
 
 
-def read_source(path: Path) -> str:
+def read_source(path: Path, anchor: str = "") -> str:
     """The text of a student's file, or a one-sentence reason it cannot be graded."""
-    return source_of(look(path), path.name)
+    return source_of(look(path, anchor=anchor), path.name)

@@ -354,8 +354,8 @@ def test_a_class_whose_file_changed_after_the_plan_says_so_exits_4_and_the_next_
     real_look = fingerprint.look
     other = SAMPLE / "ben_carter" / "init_std.py"
     # the plan reads ben_carter's init_std.py where amara's folder now holds her own
-    monkeypatch.setattr(fingerprint, "look", lambda path, *rest: real_look(
-        other if path == submissions / "amara_okafor" / "init_std.py" else path, *rest))
+    monkeypatch.setattr(fingerprint, "look", lambda path, *rest, **named: real_look(
+        other if path == submissions / "amara_okafor" / "init_std.py" else path, *rest, **named))
     out = tmp_path / "out"
     code = cli.main(["grade", str(submissions), "--out", str(out), *FAST, "--jobs", "1"])
     text, err = capsys.readouterr()
@@ -371,6 +371,31 @@ def test_a_class_whose_file_changed_after_the_plan_says_so_exits_4_and_the_next_
     assert rows["amara_okafor"]["score"] == rows["amara_okafor"]["max_score"] > 0
 
 
+def test_a_folder_swapped_for_a_link_to_a_classmate_after_intake_earns_nothing(capsys, tmp_path, monkeypatch):
+    """Intake finds zoe's files two folders down (zoe/work/exercises/); once it has, zoe makes
+    work/ a link to a classmate's folder. No read below the class's folder follows it: zoe's row
+    is not the classmate's score, and the classmate's is untouched."""
+    from autograder import gradecmd
+    submissions = tmp_path / "class"
+    shutil.copytree(SAMPLE / "amara_okafor", submissions / "amara" / "exercises")
+    shutil.copytree(SAMPLE / "ben_carter", submissions / "zoe" / "work" / "exercises")
+    real_read = gradecmd.read_submissions
+
+    def read_then_swap(*args):
+        intake = real_read(*args)
+        shutil.rmtree(submissions / "zoe" / "work")
+        (submissions / "zoe" / "work").symlink_to(submissions / "amara")
+        return intake
+
+    monkeypatch.setattr(gradecmd, "read_submissions", read_then_swap)
+    out = tmp_path / "out"
+    cli.main(["grade", str(submissions), "--out", str(out), *FAST, "--jobs", "1"])
+    rows = {s["id"]: s for s in json.loads((out / "results.json").read_text(encoding="utf-8"))["students"]}
+    assert rows["amara"]["score"] == rows["amara"]["max_score"] > 0
+    assert rows["zoe"]["score"] == 0, rows["zoe"]
+    assert "a folder on its path is a symbolic link" in (out / "results.json").read_text(encoding="utf-8")
+
+
 def test_a_file_removed_after_it_was_graded_is_not_called_missing(tmp_path, monkeypatch):
     """Whether an exercise was submitted is what its worker read, not what the folder holds once
     its checks are done: a file graded and then removed keeps its score and is not 'not submitted'."""
@@ -378,8 +403,8 @@ def test_a_file_removed_after_it_was_graded_is_not_called_missing(tmp_path, monk
     student = shutil.copytree(SAMPLE / "amara_okafor", tmp_path / "amara")
     real_look = client.look
 
-    def look_then_remove(path, *rest):
-        entry = real_look(path, *rest)
+    def look_then_remove(path, *rest, **named):
+        entry = real_look(path, *rest, **named)
         if path.name == "clipping.py":
             path.unlink()
         return entry
@@ -390,7 +415,7 @@ def test_a_file_removed_after_it_was_graded_is_not_called_missing(tmp_path, monk
     assert (clipping.status, clipping.score) == ("graded", clipping.max_score), to_dict(result)
 
     emptied = shutil.copytree(SAMPLE / "amara_okafor", tmp_path / "emptied")  # every file, once read: not empty
-    monkeypatch.setattr(client, "look", lambda path, *rest: (real_look(path, *rest), path.unlink())[0])
+    monkeypatch.setattr(client, "look", lambda path, *rest, **named: (real_look(path, *rest, **named), path.unlink())[0])
     result = grade_one("emptied", emptied, settings(seed=7, isolation="process", call_timeout=2.0))
     assert not any(emptied.iterdir())
     assert result.status == "graded" and result.score == result.max_score > 0, to_dict(result)

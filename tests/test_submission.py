@@ -118,6 +118,20 @@ def test_a_folder_swapped_for_a_link_is_not_followed(tmp_path):
     made(classmate, "file")
     (tmp_path / "work").symlink_to(classmate)
     entry = look(tmp_path / "work" / "residual.py")
-    assert (entry.kind, entry.reason, entry.data) == ("unreadable", "its folder is a symbolic link", b"")
-    with pytest.raises(SubmissionUnreadable, match=r"residual\.py could not be read \(its folder is a symbolic link\)"):
+    assert (entry.kind, entry.reason, entry.data) == ("unreadable", "a folder on its path is a symbolic link", b"")
+    with pytest.raises(SubmissionUnreadable, match=r"residual\.py could not be read \(a folder on its path is a symbolic link\)"):
         read_source(tmp_path / "work" / "residual.py")
+
+
+def test_below_the_anchor_no_folder_on_the_way_is_followed(tmp_path):
+    classmate = tmp_path / "class" / "amara" / "exercises"
+    classmate.mkdir(parents=True)
+    made(classmate, "file")
+    (tmp_path / "class" / "zoe").mkdir()
+    (tmp_path / "class" / "zoe" / "work").symlink_to(tmp_path / "class" / "amara")
+    path = tmp_path / "class" / "zoe" / "work" / "exercises" / "residual.py"
+    assert look(path).kind == "file"  # without an anchor only the folder's own name is not followed
+    entry = look(path, anchor=str(tmp_path / "class"))
+    assert (entry.kind, entry.reason) == ("unreadable", "a folder on its path is a symbolic link")
+    (tmp_path / "linked_class").symlink_to(tmp_path / "class")  # the anchor itself: the instructor's, followed
+    assert look(tmp_path / "linked_class" / "amara" / "exercises" / "residual.py", anchor=str(tmp_path / "linked_class")).kind == "file"
