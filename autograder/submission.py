@@ -17,6 +17,8 @@ from pathlib import Path
 from .problems import SubmissionMissing, SubmissionUnreadable
 
 MAX_SOURCE_BYTES = 1 << 20
+# A folder opened only to look up names in it: search permission is enough, as for a plain path
+_FOLDER = getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,7 @@ def look(path: Path, max_bytes: int = MAX_SOURCE_BYTES, anchor: str = "") -> Ent
         return Entry("missing")
     except OSError as exc:
         linked = exc.errno in (errno.ELOOP, errno.ENOTDIR)
-        return Entry("unreadable", reason="a folder on its path is a symbolic link" if linked else
+        return Entry("unreadable", reason="a folder on its path is a symbolic link or not a folder" if linked else
                      f"its folder: {exc.strerror or type(exc).__name__}")
     try:
         return _look_in(folder, path.name, max_bytes)
@@ -64,15 +66,15 @@ def _open_folder(folder: Path, anchor: str) -> int:
     """``folder`` opened one name at a time from ``anchor`` down, none of them followed if a link;
     without an anchor (or outside it), only the folder's own name is not followed."""
     try:
-        below = folder.relative_to(anchor).parts if anchor else ()
+        below = folder.relative_to(anchor).parts if anchor else None
     except ValueError:
-        below = ()
-    if not below or ".." in below:
-        return os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-    current = os.open(anchor, os.O_RDONLY | os.O_DIRECTORY)
+        below = None
+    if below is None or ".." in below:
+        return os.open(folder, _FOLDER | os.O_NOFOLLOW)
+    current = os.open(anchor, _FOLDER)  # the instructor's: followed if it is a link
     try:
         for name in below:
-            inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=current)
+            inner = os.open(name, _FOLDER | os.O_NOFOLLOW, dir_fd=current)
             os.close(current)
             current = inner
     except BaseException:

@@ -69,7 +69,7 @@ def validate(root: Path, seeds: tuple[int, ...], mutant_seeds: tuple[int, ...], 
              progress: Callable[[str], None] = lambda text: None) -> Validation:
     mutants = tuple(load_entries(root / "catalogue", Kind.MISTAKE))
     variants = tuple(load_entries(root / "catalogue", Kind.VARIANT))
-    solutions = root / "solutions"
+    solutions = (root / "solutions").resolve()  # graded as a student: a link would be refused
     findings: list[Finding] = []
     checks: dict[str, tuple[str, ...]] = {}
     kills: dict[str, dict[str, bool]] = {m.key: {} for m in mutants}

@@ -118,8 +118,8 @@ def test_a_folder_swapped_for_a_link_is_not_followed(tmp_path):
     made(classmate, "file")
     (tmp_path / "work").symlink_to(classmate)
     entry = look(tmp_path / "work" / "residual.py")
-    assert (entry.kind, entry.reason, entry.data) == ("unreadable", "a folder on its path is a symbolic link", b"")
-    with pytest.raises(SubmissionUnreadable, match=r"residual\.py could not be read \(a folder on its path is a symbolic link\)"):
+    assert (entry.kind, entry.reason, entry.data) == ("unreadable", "a folder on its path is a symbolic link or not a folder", b"")
+    with pytest.raises(SubmissionUnreadable, match=r"residual\.py could not be read \(a folder on its path is a symbolic link or not a folder\)"):
         read_source(tmp_path / "work" / "residual.py")
 
 
@@ -132,6 +132,9 @@ def test_below_the_anchor_no_folder_on_the_way_is_followed(tmp_path):
     path = tmp_path / "class" / "zoe" / "work" / "exercises" / "residual.py"
     assert look(path).kind == "file"  # without an anchor only the folder's own name is not followed
     entry = look(path, anchor=str(tmp_path / "class"))
-    assert (entry.kind, entry.reason) == ("unreadable", "a folder on its path is a symbolic link")
+    assert (entry.kind, entry.reason) == ("unreadable", "a folder on its path is a symbolic link or not a folder")
     (tmp_path / "linked_class").symlink_to(tmp_path / "class")  # the anchor itself: the instructor's, followed
     assert look(tmp_path / "linked_class" / "amara" / "exercises" / "residual.py", anchor=str(tmp_path / "linked_class")).kind == "file"
+    # files right in the anchor, itself given through a link: read as before
+    made(tmp_path / "class", "file")
+    assert look(tmp_path / "linked_class" / "residual.py", anchor=str(tmp_path / "linked_class")).kind == "file"
