@@ -122,7 +122,12 @@ def run_grade(args: argparse.Namespace) -> int:
 
 def _incomplete(outcome, out: Path, rows, submitted: set[str]) -> int:
     """Exit.INCOMPLETE, said in one sentence, when the host failed some checks of the outputs' students."""
-    hit = [(sid, e) for sid in sorted(outcome.graded_now) for e in outcome.result(sid).exercises if host_failed(e)]
+    hit, changed = [], []
+    for sid in sorted(outcome.graded_now):  # each result read once: a class is never held whole
+        result = outcome.result(sid)
+        hit += [(sid, e) for e in result.exercises if host_failed(e)]
+        if result.status == "error" and outcome.changed(sid):  # a changed file always gives an error row
+            changed.append(sid)
     # Only students who still have a submission: another run can grade them (the others only --fresh drops).
     kept = sorted(r.id for r in rows if r.withheld and r.id not in outcome.graded_now and r.id in submitted)
     if kept:  # an earlier run's, kept from results.json by --only: the outputs are no more final than then
@@ -130,7 +135,6 @@ def _incomplete(outcome, out: Path, rows, submitted: set[str]) -> int:
                          f"({', '.join(map(repr, kept[:5]))}{', ...' if len(kept) > 5 else ''}) still "
                          f"{'have' if len(kept) != 1 else 'has'} withheld checks; grade "
                          f"{'them' if len(kept) != 1 else 'that student'} again.\n")
-    changed = [sid for sid in sorted(outcome.graded_now) if outcome.changed(sid)]
     if changed:  # the store keeps what was graded; the outputs show an error row until a rerun grades the files as they are
         sys.stderr.write(f"note: the files of {len(changed)} student{'s' * (len(changed) != 1)} changed while they were "
                          f"graded ({', '.join(map(repr, changed[:5]))}{', ...' if len(changed) > 5 else ''}); "

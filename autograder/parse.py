@@ -83,10 +83,10 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
     for exercise, entries in (hidden or {}).items():
         tests_by_exercise[exercise].extend(_pending(entry) for entry in entries)
     broken = _broken_modules(report)
-    results = []
+    results, entries = [], {}
     for exercise in course:
         tests = tuple(tests_by_exercise.get(exercise.name, ()))
-        entry = _entry(graded.get(exercise.name, set()))
+        entry = entries[exercise.name] = _entry(graded.get(exercise.name, set()))
         if exercise.name in broken or not tests:
             results.append(ExerciseResult(exercise.name, exercise.title, 0.0, 0.0, "error", (),
                                           message=f"{GRADER_FAILED} to load for this exercise; this is not your "
@@ -97,8 +97,7 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
         else:
             results.append(exercise_result(exercise.name, exercise.title, tests, problem=problems.get(exercise.name),
                                            plots=plots.get(exercise.name, ()), diagnosis=diagnoses.get(exercise.name)))
-    return tuple(replace(r, budget_spent=spent.get(r.name, 0.0), graded_entry=_entry(graded.get(r.name, set())))
-                 for r in results)
+    return tuple(replace(r, budget_spent=spent.get(r.name, 0.0), graded_entry=entries[r.name]) for r in results)
 
 
 def was_submitted(exercise: str, graded_entry: str, submitted: set[str]) -> bool:

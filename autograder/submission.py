@@ -131,7 +131,3 @@ def source_of(entry: Entry, name: str) -> str:
             f"{name} is not UTF-8 text (byte 0x{entry.data[exc.start]:02x} at position {exc.start}).",
             "Save the file as UTF-8 in your editor.") from None
 
-
-def read_source(path: Path, anchor: str = "") -> str:
-    """The text of a student's file, or a one-sentence reason it cannot be graded."""
-    return source_of(look(path, anchor=anchor), path.name)

@@ -7,7 +7,11 @@ import os
 import pytest
 
 from autograder.problems import SubmissionMissing, SubmissionUnreadable
-from autograder.submission import look, read_source, source_of
+from autograder.submission import look, source_of
+
+
+def read_source(path):
+    return source_of(look(path), path.name)
 
 
 def made(tmp_path, kind):
