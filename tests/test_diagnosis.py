@@ -137,6 +137,43 @@ def test_the_call_a_failed_check_stopped_at_is_always_among_the_probes_compared(
     assert found is not None and found.mistake == "one_too_few"
 
 
+def test_the_bound_on_the_replay_is_its_cpu_time_not_the_wall_clock(tmp_path, monkeypatch):
+    """A loaded machine (every core grading) stretches the wall clock, not the work: a mistake
+    named on an idle machine is named there too."""
+    catalogue = _catalogue(tmp_path, {"one_too_few": "__import__('time').sleep(0.1); return float(layer_scale) ** (depth - 1)"})
+    probes = _probes(lambda d, s: float(s) ** (d - 1), HIDDEN_CALLS)
+    monkeypatch.setattr("autograder.diagnose.SECONDS", 0.3)
+    found = diagnose("scalar_chain", probes, {"test_x"}, catalogue, SOLUTIONS)
+    assert found is not None and found.mistake == "one_too_few"
+
+
+@pytest.mark.parametrize("key", ["scalar_chain--exactly_rounded_power", "scalar_chain--exact_power_for_deep_chains"])
+def test_the_exact_power_entries_round_as_a_fraction_does(key):
+    """Those entries compute the exact power the fast way (a Fraction takes a second a call at depth
+    100,000, which ran the replay past its bound); they must still give a Fraction's bits, ties and
+    underflow to zero included."""
+    from fractions import Fraction
+    import random
+    namespace: dict = {}
+    exec(BY_KEY[key].path.read_text(), namespace)
+    function = namespace["scalar_gradient_chain"]
+    draw = random.Random(5)
+    cases = [(1075, 0.5), (1074, 0.5), (34, 0.0029296875), (34, -0.0029296875), (23, 0.625), (35, -3.0), (21, -0.0),
+             (25, 1e-300), (1023, 2.0), (3000, 0.9999999), (2500, -1.0000003)]
+    cases += [(draw.randint(21, 3000), draw.choice([1, -1]) * draw.uniform(0.5, 1.2)) for _ in range(300)]
+    cases += [(draw.randint(21, 200), draw.choice([1, -1]) * draw.randint(1, 60) / draw.choice([8, 64, 1024]))
+              for _ in range(300)]
+    for depth, scale in cases:
+        try:
+            expected = float(Fraction(scale) ** depth)
+        except OverflowError:
+            with pytest.raises(OverflowError):
+                function(depth, scale)
+            continue
+        got = function(depth, scale)
+        assert same(got, expected) == "exact", (depth, scale, got, expected)
+
+
 def test_the_comparison_minds_types_dtypes_and_the_last_bits():
     assert same(1.0, 1.0) == "exact" and same(1, 1.0) is False
     assert same(0.1 + 0.2, 0.3) == "close" and same(1.0, 1.001) is False
