@@ -84,9 +84,18 @@ def exercise_key(grader_key: str, entry_digest: str) -> str:
     return _digest(grader_key, entry_digest)
 
 
+REPLACED = "replaced:"  # begins the key of an entry read through a folder not the student's pin: no result is ever kept under it
+
+
 def exercise_keys(folder: Path, course: tuple[Exercise, ...], graders: dict[str, str],
-                  max_bytes: int, anchor: str = "") -> dict[str, str]:
+                  max_bytes: int, anchor: str = "", pin: tuple[int, int] | None = None) -> dict[str, str]:
     """Per exercise: the key of this student's result, from their entry as it is now (read as the
-    worker reads it, from ``anchor`` down) and the exercise's grader key."""
-    return {e.name: exercise_key(graders[e.name], look(folder / f"{e.name}.py", max_bytes, anchor).digest)
-            for e in course}
+    worker reads it, from ``anchor`` down) and the exercise's grader key. An entry read through a
+    folder other than ``pin`` (the student's, as the class was read) gets a key that no worker's
+    reading matches, so it is shown as changed during grading, never graded as theirs."""
+    keys = {}
+    for exercise in course:
+        entry = look(folder / f"{exercise.name}.py", max_bytes, anchor)
+        key = exercise_key(graders[exercise.name], entry.digest)
+        keys[exercise.name] = REPLACED + key if pin is not None and entry.via not in (None, pin) else key
+    return keys

@@ -25,6 +25,7 @@ from .render.terminal import render_class_summary
 from .runner import deliver_batch
 from .scratch import scratch
 from .store import ResultStore, Terms
+from .submission import pin_folders
 from .stored import RunIdentity, check_mergeable, check_writable, index_stored
 
 
@@ -53,6 +54,8 @@ def run_grade(args: argparse.Namespace) -> int:
     with scratch("intake") as work:
         intake = read_submissions(submissions, work, tuple(e.name for e in load_course(cli.ROOT / "graders")))
         students = [(s.id, s.folder) for s in intake.submissions]
+        # Each student's folder as the class is read (the whole class: one folder under two names is neither's)
+        pins = pin_folders(dict(students), str(intake.root) if intake.root is not None else "")
         if not students:
             hint = (" it looks like one student's folder: grade it with `python grade.py check "
                     f"{submissions}`" if submissions.is_dir() and any(submissions.glob("*.py")) else "")
@@ -103,7 +106,7 @@ def run_grade(args: argparse.Namespace) -> int:
             graders = grader_keys(settings.graders_dir, settings.reference_dir, course,
                                   (settings.seed, settings.isolation, settings.call_timeout, settings.memory_mb),
                                   settings.catalogue_dir)
-            outcome = _grade_with_progress(students, course, graders, settings, store, described, args)
+            outcome = _grade_with_progress(students, course, graders, settings, store, described, args, pins)
             run_batch = BatchResult(settings.seed, settings.isolation, (), __version__, cli._now(), sandbox=described,
                                     call_timeout=settings.call_timeout, memory_mb=settings.memory_mb)
             written = write_run(out, cli.ROOT / "templates", run_batch, outcome, {s.id: s for s in intake.submissions},
@@ -149,7 +152,7 @@ def _incomplete(outcome, out: Path, rows, submitted: set[str]) -> int:
     return Exit.INCOMPLETE
 
 
-def _grade_with_progress(students, course, graders, settings, store, described, args) -> Outcome:
+def _grade_with_progress(students, course, graders, settings, store, described, args, pins) -> Outcome:
     """Grade what the store does not hold yet, with a progress line on stderr."""
     def grade(chosen, chosen_settings, on_done):
         if args.executor == "dask":
@@ -170,7 +173,7 @@ def _grade_with_progress(students, course, graders, settings, store, described, 
 
     try:
         return grade_incrementally(students, course, graders, settings, store, grade, described,
-                                   frozenset(args.only or ()), start, done)
+                                   frozenset(args.only or ()), start, done, pins)
     finally:
         if progress:
             progress[0].close()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import interrupts
-from .fingerprint import exercise_key, exercise_keys
+from .fingerprint import REPLACED, exercise_key, exercise_keys
 from .parse import submitted_files, was_submitted
 from .limits import Limits
 from .model import Exercise, ExerciseResult, Status, StudentResult, host_failed, student_result
@@ -58,7 +58,10 @@ class Outcome:
                                                          self.keys[student_id], self.store)
         if result is None:
             changed = self.changed(student_id)
+            replaced = any(key.startswith(REPLACED) for key in self.keys[student_id].values())
             result = failed_student(student_id, self.course, (
+                "This submission's folder was replaced by another while the class was being graded, so no "
+                "result is shown; grade the class again once the folders stay put." if changed and replaced else
                 f"{changed[0]}.py changed while this submission was being graded, so no result is shown; "
                 "grade the class again once the files stay put." if changed else
                 "Not every exercise of this submission was graded; grade it again."))  # a grader returned fewer
@@ -85,12 +88,13 @@ def _reusable(stored: Stored | None, key: str) -> bool:
 
 
 def plan(students: list[tuple[str, Path]], course: tuple[Exercise, ...], graders: dict[str, str],
-         store: ResultStore, limits: Limits, regrade: frozenset[str] = frozenset(), anchor: str = ""
-         ) -> tuple[list[Task], dict[str, dict[str, str]]]:
-    """What must be graded now (all of ``regrade``'s exercises), and every student's exercise keys."""
+         store: ResultStore, limits: Limits, regrade: frozenset[str] = frozenset(), anchor: str = "",
+         pins: dict[str, tuple[int, int] | None] | None = None) -> tuple[list[Task], dict[str, dict[str, str]]]:
+    """What must be graded now (all of ``regrade``'s exercises), and every student's exercise keys
+    (read through each student's pinned folder: :func:`autograder.submission.pin_folders`)."""
     tasks, keys = [], {}
     for sid, folder in students:
-        keys[sid] = exercise_keys(folder, course, graders, MAX_SOURCE_BYTES, anchor)
+        keys[sid] = exercise_keys(folder, course, graders, MAX_SOURCE_BYTES, anchor, (pins or {}).get(sid))
         stored = {} if sid in regrade else store.read(sid)
         todo = tuple(e.name for e in course if not _reusable(stored.get(e.name), keys[sid][e.name]))
         kept = [stored[e.name] for e in course if e.name not in todo]
@@ -180,10 +184,11 @@ def assemble(student_id: str, folder: Path, course: tuple[Exercise, ...], keys: 
 def grade_incrementally(students: list[tuple[str, Path]], course: tuple[Exercise, ...], graders: dict[str, str],
                         settings: Settings, store: ResultStore, grade: Grade, sandbox: str,
                         regrade: frozenset[str] = frozenset(), on_start: Callable[[int], None] = lambda total: None,
-                        on_done: Callable[[StudentResult], None] = lambda result: None) -> Outcome:
+                        on_done: Callable[[StudentResult], None] = lambda result: None,
+                        pins: dict[str, tuple[int, int] | None] | None = None) -> Outcome:
     """The run's students (see :class:`Outcome`), grading only the exercises the store does not already hold (and ``regrade``'s)."""
     limits = Limits.for_call_timeout(settings.call_timeout, settings.memory_mb << 20)
-    tasks, keys = plan(students, course, graders, store, limits, regrade, settings.anchor)
+    tasks, keys = plan(students, course, graders, store, limits, regrade, settings.anchor, pins)
     on_start(len(tasks))
     failed = grade_planned(tasks, settings, keys, graders, store, grade, sandbox, on_done)
     finished = _now()

@@ -11,7 +11,7 @@ import errno
 import hashlib
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .problems import SubmissionMissing, SubmissionUnreadable
@@ -29,6 +29,9 @@ class Entry:
     size: int = 0
     data: bytes = b""
     reason: str = ""  # why an unreadable entry could not be read
+    # The student's folder it was read through, the first below the class's folder, as (st_dev,
+    # st_ino): not in the digest (the same bytes grade the same anywhere), compared with its pin
+    via: tuple[int, int] | None = None
 
     @property
     def digest(self) -> str:
@@ -41,6 +44,39 @@ class Entry:
 
 
 MISSING = Entry("missing").digest  # what an exercise whose file was not there was graded on
+TAKEN = (-1, -1)  # the pin of a folder two students' names led to: no folder is ever it
+
+
+def pin_folders(folders: dict[str, Path], anchor: str) -> dict[str, tuple[int, int] | None]:
+    """Per student, the identity of their folder (the first below ``anchor`` on the way to it) as
+    the class is read: a folder renamed in its place later (a class's folder students may write
+    to) is then not theirs. A folder found under two students' names is neither's (TAKEN), so one
+    folder is never graded as two students'."""
+    pins = {sid: _identity(folder, anchor) for sid, folder in folders.items()}
+    counts: dict = {}
+    for identity in pins.values():
+        counts[identity] = counts.get(identity, 0) + 1
+    return {sid: TAKEN if identity is not None and counts[identity] > 1 else identity for sid, identity in pins.items()}
+
+
+def _identity(folder: Path, anchor: str) -> tuple[int, int] | None:
+    below = _below(folder, anchor)
+    if not below:
+        return None
+    try:
+        info = os.lstat(Path(anchor) / below[0])
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _below(folder: Path, anchor: str) -> tuple[str, ...] | None:
+    """The names from ``anchor`` down to ``folder``, or None when it is not below it."""
+    try:
+        below = folder.relative_to(anchor).parts if anchor else None
+    except ValueError:
+        return None
+    return None if below is None or ".." in below else below
 
 
 def look(path: Path, max_bytes: int = MAX_SOURCE_BYTES, anchor: str = "") -> Entry:
@@ -49,7 +85,7 @@ def look(path: Path, max_bytes: int = MAX_SOURCE_BYTES, anchor: str = "") -> Ent
     ``anchor`` (the class's folder, the instructor's), in no folder on the way down to it. A file
     larger than ``max_bytes`` is refused by its size alone, unread."""
     try:
-        folder = _open_folder(path.parent, anchor)
+        folder, via = _open_folder(path.parent, anchor)
     except FileNotFoundError:
         return Entry("missing")
     except OSError as exc:
@@ -57,30 +93,32 @@ def look(path: Path, max_bytes: int = MAX_SOURCE_BYTES, anchor: str = "") -> Ent
         return Entry("unreadable", reason="a folder on its path is a symbolic link or not a folder" if linked else
                      f"its folder: {exc.strerror or type(exc).__name__}")
     try:
-        return _look_in(folder, path.name, max_bytes)
+        entry = _look_in(folder, path.name, max_bytes)
     finally:
         os.close(folder)
+    return replace(entry, via=via) if via is not None else entry
 
 
-def _open_folder(folder: Path, anchor: str) -> int:
-    """``folder`` opened one name at a time from ``anchor`` down, none of them followed if a link;
-    without an anchor (or outside it), only the folder's own name is not followed."""
-    try:
-        below = folder.relative_to(anchor).parts if anchor else None
-    except ValueError:
-        below = None
-    if below is None or ".." in below:
-        return os.open(folder, _FOLDER | os.O_NOFOLLOW)
-    current = os.open(anchor, _FOLDER)  # the instructor's: followed if it is a link
+def _open_folder(folder: Path, anchor: str) -> tuple[int, tuple[int, int] | None]:
+    """``folder`` opened one name at a time from ``anchor`` down, none of them followed if a link,
+    and the identity of the first folder below ``anchor`` (the student's); without an anchor (or
+    outside it), only the folder's own name is not followed."""
+    below = _below(folder, anchor)
+    if below is None:
+        return os.open(folder, _FOLDER | os.O_NOFOLLOW), None
+    current, via = os.open(anchor, _FOLDER), None  # the instructor's: followed if it is a link
     try:
         for name in below:
             inner = os.open(name, _FOLDER | os.O_NOFOLLOW, dir_fd=current)
             os.close(current)
             current = inner
+            if via is None:
+                info = os.fstat(current)
+                via = info.st_dev, info.st_ino
     except BaseException:
         os.close(current)
         raise
-    return current
+    return current, via
 
 
 def _look_in(folder: int, name: str, max_bytes: int) -> Entry:

@@ -22,7 +22,7 @@ from autograder.incremental import grade_incrementally
 from autograder.model import to_dict
 from autograder.runner import grade_one
 from autograder.store import STORE, ResultStore
-from autograder.submission import look
+from autograder.submission import look, pin_folders
 from conftest import COURSE, GRADERS, ROOT, SOLUTIONS, settings
 from test_lifetimes import SLEEPER, is_worker, tagged, wait_for
 
@@ -394,6 +394,82 @@ def test_a_folder_swapped_for_a_link_to_a_classmate_after_intake_earns_nothing(c
     assert rows["amara"]["score"] == rows["amara"]["max_score"] > 0
     assert rows["zoe"]["score"] == 0, rows["zoe"]
     assert "a folder on its path is a symbolic link or not a folder" in (out / "results.json").read_text(encoding="utf-8")
+
+
+def test_a_classmates_folder_renamed_into_a_students_place_after_intake_earns_nothing(capsys, tmp_path, monkeypatch):
+    """A class's folder students may write to: once the class is read, zoe moves her folder aside
+    and amara's into its place. Grading zoe's name would give her amara's score; the folder is not
+    the one zoe's name held, so her row says it was replaced, and the run exits 4."""
+    from autograder import gradecmd
+    submissions = tmp_path / "class"
+    shutil.copytree(SAMPLE / "amara_okafor", submissions / "amara")
+    shutil.copytree(SAMPLE / "ben_carter", submissions / "zoe")
+    real_pins = gradecmd.pin_folders
+
+    def pin_then_swap(*args):
+        pins = real_pins(*args)
+        (submissions / "zoe").rename(submissions / "zoe_aside")
+        (submissions / "amara").rename(submissions / "zoe")
+        return pins
+
+    monkeypatch.setattr(gradecmd, "pin_folders", pin_then_swap)
+    out = tmp_path / "out"
+    code = cli.main(["grade", str(submissions), "--out", str(out), *FAST, "--jobs", "1"])
+    assert code == 4, capsys.readouterr().err
+    rows = {s["id"]: s for s in json.loads((out / "results.json").read_text(encoding="utf-8"))["students"]}
+    assert rows["zoe"]["score"] == 0 and rows["zoe"]["status"] == "error", rows["zoe"]
+    assert rows["zoe"]["message"].startswith("This submission's folder was replaced by another"), rows["zoe"]["message"]
+
+
+def test_a_folder_swapped_in_only_while_it_is_read_earns_nothing(tmp_path, monkeypatch):
+    """The patient version: amara's folder sits in zoe's place only while zoe's files are read
+    (planned, then graded), and in its own while amara's are, so both readings of zoe agree."""
+    from autograder import fingerprint
+    root = tmp_path / "class"
+    shutil.copytree(SAMPLE / "amara_okafor", root / "amara")
+    shutil.copytree(SAMPLE / "ben_carter", root / "zoe")
+    pins = pin_folders({"amara": root / "amara", "zoe": root / "zoe"}, str(root))
+
+    def swap():
+        (root / "zoe").rename(root / "zoe_aside")
+        (root / "amara").rename(root / "zoe")
+
+    def unswap():
+        (root / "zoe").rename(root / "amara")
+        (root / "zoe_aside").rename(root / "zoe")
+
+    real_look = fingerprint.look
+
+    def look_swapped(path, *rest, **named):
+        if root / "zoe" not in path.parents:
+            return real_look(path, *rest, **named)
+        swap()
+        try:
+            return real_look(path, *rest, **named)
+        finally:
+            unswap()
+
+    monkeypatch.setattr(fingerprint, "look", look_swapped)
+
+    def grading(students, chosen, on_done):
+        for student in students:
+            if student[0] == "zoe":
+                swap()
+            try:
+                counting([])([student], chosen, on_done)
+            finally:
+                if student[0] == "zoe":
+                    unswap()
+
+    store = ResultStore(tmp_path / "out")
+    chosen = settings(seed=7, isolation="process", call_timeout=2.0, exercises=(), anchor=str(root))
+    keys = grader_keys(GRADERS, SOLUTIONS, COURSE, TERMS)
+    outcome = grade_incrementally([("amara", root / "amara"), ("zoe", root / "zoe")], COURSE, keys, chosen, store,
+                                  grading, "process", pins=pins)
+    amara, zoe = outcome.result("amara"), outcome.result("zoe")
+    assert amara.score == amara.max_score > 0
+    assert (zoe.status, zoe.score) == ("error", 0.0), to_dict(zoe)
+    assert zoe.message.startswith("This submission's folder was replaced by another"), zoe.message
 
 
 def test_a_file_removed_after_it_was_graded_is_not_called_missing(tmp_path, monkeypatch):

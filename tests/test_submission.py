@@ -7,7 +7,7 @@ import os
 import pytest
 
 from autograder.problems import SubmissionMissing, SubmissionUnreadable
-from autograder.submission import look, source_of
+from autograder.submission import TAKEN, look, pin_folders, source_of
 
 
 def read_source(path):
@@ -142,3 +142,43 @@ def test_below_the_anchor_no_folder_on_the_way_is_followed(tmp_path):
     # files right in the anchor, itself given through a link: read as before
     made(tmp_path / "class", "file")
     assert look(tmp_path / "linked_class" / "residual.py", anchor=str(tmp_path / "linked_class")).kind == "file"
+
+
+def _class(tmp_path):
+    root = tmp_path / "class"
+    for name, body in (("amara", "right"), ("zoe", "wrong")):
+        (root / name / "work").mkdir(parents=True)
+        (root / name / "work" / "residual.py").write_text(body, encoding="utf-8")
+    return root
+
+
+def test_a_reading_names_the_students_folder_it_went_through_and_it_is_their_pin(tmp_path):
+    root = _class(tmp_path)
+    pins = pin_folders({"amara": root / "amara" / "work", "zoe": root / "zoe" / "work"}, str(root))
+    seen = look(root / "zoe" / "work" / "residual.py", anchor=str(root))
+    assert seen.data == b"wrong" and seen.via == pins["zoe"] != pins["amara"]
+    assert look(root / "zoe" / "work" / "gone.py", anchor=str(root)).via == pins["zoe"]  # missing: still through zoe's
+
+
+def test_a_classmates_folder_renamed_into_a_students_place_is_not_their_pinned_one(tmp_path):
+    """A class's folder students may write to: zoe moves hers aside and amara's into its place."""
+    root = _class(tmp_path)
+    pins = pin_folders({"amara": root / "amara" / "work", "zoe": root / "zoe" / "work"}, str(root))
+    (root / "zoe").rename(root / "zoe_aside")
+    (root / "amara").rename(root / "zoe")
+    seen = look(root / "zoe" / "work" / "residual.py", anchor=str(root))
+    assert seen.data == b"right" and seen.via == pins["amara"] != pins["zoe"]
+
+
+def test_a_folder_two_students_names_lead_to_is_neither_students(tmp_path):
+    root = _class(tmp_path)
+    pins = pin_folders({"amara": root / "amara", "zoe": root / "zoe", "zoe2": root / "zoe" / "work"}, str(root))
+    assert pins["zoe"] == pins["zoe2"] == TAKEN and pins["amara"] not in (None, TAKEN)
+    assert look(root / "zoe" / "work" / "residual.py", anchor=str(root)).via != TAKEN
+
+
+def test_no_pin_outside_the_class_folder_or_without_one(tmp_path):
+    root = _class(tmp_path)
+    assert pin_folders({"zoe": root / "zoe"}, "") == {"zoe": None}
+    assert pin_folders({"zoe": tmp_path / "elsewhere"}, str(root)) == {"zoe": None}
+    assert look(root / "zoe" / "work" / "residual.py").via is None
