@@ -31,7 +31,7 @@ from .conversation import Conversation, waited
 from .feed import Feed, Scripted
 from .printed import assemble_output
 from .quiet import QuietLock
-from .problems import (BadReply, FunctionMissing, SandboxFailed, StudentTimeout, SubmissionMissing,
+from .problems import (BadReply, FunctionMissing, SandboxFailed, StudentRaised, StudentTimeout, SubmissionMissing,
                        SubmissionUnreadable, WorkerCrashed)
 from .script import Call, Recorder, Scripts, call_key
 from .submission import look, source_of
@@ -140,7 +140,10 @@ class StudentModule(Conversation, Scripted):
                     raise
                 attempt = 2
         if not reply.get("ok"):
-            raise self._problem_from(reply, function)
+            problem = self._problem_from(reply, function)
+            if isinstance(problem, StudentRaised):  # name the call that raised (public checks only show it)
+                problem.public_message = problem.message.replace(f"{function}()", call_text(function, *args, **kwargs), 1)
+            raise problem
         return self._result(reply, args, kwargs, return_args, slots, where, seen, function)
 
     def _result(self, reply: dict, args: tuple, kwargs: dict, return_args: bool, slots: list, where: dict,

@@ -41,3 +41,18 @@ def test_an_unknown_exercise_is_one_sentence_with_a_suggestion(capsys, folder):
     code, out, err = run(capsys, "check", str(folder), "--exercise", "residul")
     assert code == 2 and out == ""
     assert err == "error: there is no exercise called 'residul'; did you mean 'residual'?\n"
+
+
+def test_a_public_check_names_the_call_that_raised_and_a_hidden_one_never_does(capsys, tmp_path):
+    """A flag renamed from the stub's: the student must see the call that raised, keyword and all,
+    to see why; a hidden check's inputs stay hidden."""
+    (tmp_path / "residual.py").write_text(
+        "def residual_chain_gradient(depth, block_slope, skip=True):\n"
+        "    return (1.0 + block_slope if skip else float(block_slope)) ** depth\n", encoding="utf-8")
+    results = tmp_path / "results.json"
+    run(capsys, "check", str(tmp_path), "--exercise", "residual", "--isolation", "process", "--seed", "5",
+        "--json", str(results), "--student-view")
+    tests = json.loads(results.read_text())["students"][0]["exercises"][0]["tests"]
+    public = next(t for t in tests if t["name"] == "test_ten_residual_blocks_keep_1_28")
+    assert public["message"].startswith("residual_chain_gradient(10, 0.025, residual=True) raised TypeError: "), public
+    assert all("0.025" not in t["message"] and "residual=" not in t["message"] for t in tests if t["visibility"] == "hidden")
