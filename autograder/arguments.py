@@ -32,9 +32,10 @@ exit codes:
   2  bad usage or input: a missing folder, an output folder inside the submissions, an output folder
      that is neither empty nor the kit's, stored results that cannot be read or were graded otherwise
   3  refused: grade will not run student code without bubblewrap unless --allow-unsandboxed
-  4  incomplete: the host failed some checks (a sandbox that would not start); their points are
-     withheld, never counted against the student (their status is "incomplete" and canvas.csv's
-     cell blank), and the next run grades them again
+  4  incomplete: the host failed some checks (a sandbox that would not start, a file the grader
+     cannot read) or files changed while graded; their points are withheld, never counted against
+     the student (their status is "incomplete" and canvas.csv's cell blank), and the next run
+     grades them again
 """
 
 

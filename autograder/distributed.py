@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import preflight, sandbox
-from .submission import look
+from .submission import LINKED, look, unreadable_message
 from .errors import GradeError
 from .model import StudentResult, load_course
 from .runner import Settings, collected, failed_student, grade_one, grade_shard, shards
@@ -53,9 +53,15 @@ def _student_files(folder: Path, names: tuple[str, ...], anchor: str = "") -> di
             files[f"{name}.py"] = ("file", entry.data)
         elif entry.kind == "big":
             files[f"{name}.py"] = ("big", entry.size)  # refused by its size alone, never read
+        elif entry.kind == "unreadable" and entry.reason != LINKED:
+            raise Unreadable(unreadable_message(f"{name}.py", entry.reason))
         elif entry.kind != "missing":
             files[f"{name}.py"] = (entry.kind,)
     return files
+
+
+class Unreadable(Exception):
+    """A student file this host could not read: no worker can grade it, so it is not sent (never a 0)."""
 
 
 def _recreate(path: Path, entry: tuple) -> None:
@@ -71,7 +77,7 @@ def _recreate(path: Path, entry: tuple) -> None:
         path.mkdir()
     elif kind == "other":
         os.mkfifo(path)
-    # unreadable: left out here, so refused there as missing (this host could not read it either)
+    # a link on the way to it (LINKED): left out here, so refused there as missing
 
 
 @functools.lru_cache(maxsize=1)
@@ -175,7 +181,10 @@ def deliver_on_dask(students: list[tuple[str, Path]], settings: Settings, schedu
             if folder.is_symlink() or not folder.is_dir():
                 on_done(grade_one(sid, folder, settings))  # refused without running anything
             else:
-                gradable.append((sid, _student_files(folder, names, settings.anchor)))
+                try:
+                    gradable.append((sid, _student_files(folder, names, settings.anchor)))
+                except Unreadable as problem:  # withheld, as a local run withholds it, and read again next run
+                    on_done(failed_student(sid, course, str(problem)))
 
         def submit(shard: list) -> object:
             return client.submit(grade_remote_shard, shard, kit_future, digest, settings, pure=False, retries=1,

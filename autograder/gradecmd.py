@@ -62,7 +62,11 @@ def run_grade(args: argparse.Namespace) -> int:
             raise GradeError(f"{submissions} holds no student submissions;{hint}." if hint else
                              f"{submissions} holds no student submissions.")
         students = _select(students, args.only, submissions)
-        preflight.prove_readable([folder for _id, folder in students])
+        unreadable = preflight.prove_readable([folder for _id, folder in students])
+        if unreadable:
+            sys.stderr.write(f"note: the grader cannot read {preflight.some_paths(unreadable)}; those exercises are withheld, "
+                             "not counted (give the grading user read access, for example `chmod -R a+rX` on the "
+                             "submissions, and grade again).\n")
         roster = read_roster(args.canvas) if args.canvas else None
         index_stored(out)  # before anything runs: even --fresh never overwrites a folder that is not the kit's
         check_writable(out)

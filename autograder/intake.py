@@ -21,11 +21,12 @@ import difflib
 import os
 import re
 import shutil
+import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 
-from .archive import UnsafeArchive, extract_zip
+from .archive import UnsafeArchive, ZipLimits, extract_zip
 from .errors import GradeError
 from .model import StudentResult
 
@@ -62,8 +63,19 @@ def _visible(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if not is_junk(p.name))
 
 
+def _visible_inside(folder: Path) -> list[Path]:
+    """A student's folder's entries; none where it cannot be listed (grading says why, for that student alone)."""
+    try:
+        return _visible(folder)
+    except OSError:
+        return []
+
+
 def _is_plain_dir(path: Path) -> bool:
-    return path.is_dir() and not path.is_symlink()
+    try:
+        return path.is_dir() and not path.is_symlink()
+    except OSError:  # inside a folder that cannot be searched: not one intake can go into
+        return False
 
 
 def _descend(root: Path, notes: list[str], label: str) -> Path:
@@ -103,7 +115,7 @@ def match_near_misses(candidates: list[str], present: set[str], exercises: tuple
 def find_near_misses(folder: Path, exercises: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     if not _is_plain_dir(folder):
         return ()
-    entries = _visible(folder)
+    entries = _visible_inside(folder)
     present = {p.name for p in entries if os.path.lexists(p)}
     return match_near_misses([p.name for p in entries if p.is_file()], present, exercises)
 
@@ -115,10 +127,10 @@ def _locate(folder: Path, exercises: tuple[str, ...]) -> tuple[Path, tuple[str, 
         if not _is_plain_dir(folder) or any(os.path.lexists(folder / f"{e}.py") for e in exercises):
             break
         nested = folder / "exercises"  # a repository made from the student release
-        entries = [p for p in _visible(folder) if _is_plain_dir(p)]
+        entries = [p for p in _visible_inside(folder) if _is_plain_dir(p)]
         if _is_plain_dir(nested):
             folder = nested
-        elif len(entries) == 1 and len(_visible(folder)) == 1:
+        elif len(entries) == 1 and len(_visible_inside(folder)) == 1:
             folder = entries[0]
             notices.append(f"Your files were inside the folder {folder.name}/; they were graded from there.")
         else:
@@ -193,7 +205,10 @@ def _read_canvas(root: Path, work: Path, exercises: tuple[str, ...], notes: list
         folder.mkdir(parents=True)
         notices = []
         for name, (rank, path, original) in sorted(files.items()):
-            shutil.copyfile(path, folder / Path(name).name)
+            if not _copy_plain_file(path, folder / Path(name).name):
+                notices.append(f"{original} changed while the class was read (it is no longer a plain file); "
+                               "it was not graded.")
+                continue
             if rank[1]:
                 notices.append(f"Canvas held resubmissions of {name}; the newest ({original}) was graded.")
         uid, late = info[who]
@@ -202,6 +217,25 @@ def _read_canvas(root: Path, work: Path, exercises: tuple[str, ...], notes: list
         notices.extend(_unpack_student_zips(folder))
         submissions.append(read_student(who, folder, exercises, tuple(notices), aliases=(uid,)))
     return submissions
+
+
+def _copy_plain_file(path: Path, target: Path) -> bool:
+    """Copy a file listed as a plain one, if it still is: a link swapped in since is never followed
+    (to a classmate's file, or the reference), and a FIFO never waited on. At most what a zip may
+    hold, plus one byte: a larger file is refused for its size, whatever it is."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    with os.fdopen(descriptor, "rb") as source:
+        if not stat.S_ISREG(os.fstat(source.fileno()).st_mode):
+            return False
+        left = ZipLimits().max_total_bytes + 1
+        with open(target, "wb") as copy:
+            while left > 0 and (chunk := source.read(min(left, 1 << 20))):
+                copy.write(chunk)
+                left -= len(chunk)
+    return True
 
 
 def _read_gradescope(root: Path, exercises: tuple[str, ...], notes: list[str]) -> list[Submission]:

@@ -46,6 +46,10 @@ STATUSES = tuple(s.value for s in Status)
 # function first); such a check is shown but never kept, so the next run grades it again.
 GRADER_FAILED = "The grader itself failed"
 SANDBOX_FAILED = "The sandbox could not start"  # the host would not start a worker: not kept either
+# A file the grader could not read (permissions, an I/O error): the host's to fix or the student's
+# doing, the grader cannot tell, so never a 0: shown, not kept, read again next run.
+UNREADABLE = "The grader could not read"
+HOST_FAILURES = (GRADER_FAILED, SANDBOX_FAILED, UNREADABLE)
 # The first keys of every results.json: what marks a folder as the kit's output, and its layout.
 RESULTS_MARKER = {"kit": "gradient-kit", "format": 1}
 
@@ -96,7 +100,7 @@ class CheckResult:
 
     @property
     def grader_failed(self) -> bool:
-        return self.status == Status.ERROR and self.message.startswith((GRADER_FAILED, SANDBOX_FAILED))
+        return self.status == Status.ERROR and self.message.startswith(HOST_FAILURES)
 
 
 @dataclass(frozen=True)
@@ -145,7 +149,7 @@ def host_failed(exercise: ExerciseResult) -> bool:
     sandbox failed on, a grader that crashed): never the student's score, never kept."""
     if exercise.tests:
         return any(t.grader_failed for t in exercise.tests)
-    return exercise.status == "error" and exercise.message.startswith((GRADER_FAILED, SANDBOX_FAILED))
+    return exercise.status == "error" and exercise.message.startswith(HOST_FAILURES)
 
 
 @dataclass(frozen=True)

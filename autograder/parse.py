@@ -72,7 +72,9 @@ def parse_exercises(report: dict, course: tuple[Exercise, ...], submitted: set[s
         if isinstance(meta.get(ENTRY_FIELD), str):
             graded[exercise].add(meta[ENTRY_FIELD][:64])
         check = _check(test)
-        if meta.get("exercise_wide"):  # said once for the exercise, not copied into every check
+        # said once for the exercise, not copied into every check; unless the host's (a file the grader
+        # could not read): each such check must say so, to be withheld and graded again
+        if meta.get("exercise_wide") and not check.grader_failed:
             problems.setdefault(exercise, Problem(check.message, check.hint, check.detail))
             check = replace(check, message="", hint="", detail="")
         tests_by_exercise[exercise].append(check)

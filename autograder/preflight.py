@@ -156,23 +156,40 @@ def prove_graders(graders_dir: Path) -> None:
                           f"checks that load; no student can be graded on it.")
 
 
-def prove_readable(folders: list[Path]) -> None:
-    """Submission files the grader cannot read are the host's problem (permissions), never a 0."""
-    unreadable = []
+def prove_readable(folders: list[Path]) -> list[Path]:
+    """Submission files the grader cannot read are never a 0. Where no folder can be read whole, the
+    host is at fault (permissions) and nothing is graded; otherwise the ones it cannot read are
+    returned, and their exercises are withheld, not counted (one student's chmod never stops a class)."""
+    unreadable, hit = [], 0
     for folder in folders:
-        if folder.is_symlink() or not folder.is_dir():
-            continue  # graded as a one-sentence error of its own
-        if not os.access(folder, os.R_OK | os.X_OK):
-            unreadable.append(folder)
+        found = _unreadable_in(folder)
+        unreadable += found
+        hit += bool(found)
+    if unreadable and hit == len(folders):
+        raise HostProblem(f"the grader cannot read {some_paths(unreadable)} (permission denied); give the grading user read "
+                          "access (for example `chmod -R a+rX` on the submissions) and grade again.")
+    return unreadable
+
+
+def some_paths(paths: list[Path]) -> str:
+    return f"{paths[0]}{f' and {len(paths) - 1} more' if len(paths) > 1 else ''}"
+
+
+def _unreadable_in(folder: Path) -> list[Path]:
+    if folder.is_symlink() or not folder.is_dir():
+        return []  # graded as a one-sentence error of its own
+    if not os.access(folder, os.R_OK | os.X_OK):
+        return [folder]
+    unreadable = []
+    try:
+        paths = list(folder.iterdir())
+    except OSError:  # made unreadable since the line above
+        return [folder]
+    for path in paths:
+        try:
+            regular = stat.S_ISREG(path.lstat().st_mode)
+        except OSError:
             continue
-        for path in folder.iterdir():
-            try:
-                regular = stat.S_ISREG(path.lstat().st_mode)
-            except OSError:
-                continue
-            if regular and path.suffix == ".py" and not os.access(path, os.R_OK):
-                unreadable.append(path)
-    if unreadable:
-        more = f" and {len(unreadable) - 1} more" if len(unreadable) > 1 else ""
-        raise HostProblem(f"the grader cannot read {unreadable[0]}{more} (permission denied); give the grading "
-                          f"user read access (for example `chmod -R a+rX` on the submissions) and grade again.")
+        if regular and path.suffix == ".py" and not os.access(path, os.R_OK):
+            unreadable.append(path)
+    return unreadable

@@ -14,6 +14,7 @@ import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .model import UNREADABLE
 from .problems import SubmissionMissing, SubmissionUnreadable
 
 MAX_SOURCE_BYTES = 1 << 20
@@ -44,30 +45,32 @@ class Entry:
 
 
 MISSING = Entry("missing").digest  # what an exercise whose file was not there was graded on
-TAKEN = (-1, -1)  # the pin of a folder two students' names led to: no folder is ever it
+LINKED = "a folder on its path is a symbolic link or not a folder"  # the student's doing, unlike other unreadable entries
+UNMATCHED = (-1, -1)  # a pin no folder has: its student's entries are never graded as theirs
 
 
 def pin_folders(folders: dict[str, Path], anchor: str) -> dict[str, tuple[int, int] | None]:
     """Per student, the identity of their folder (the first below ``anchor`` on the way to it) as
     the class is read: a folder renamed in its place later (a class's folder students may write
-    to) is then not theirs. A folder found under two students' names is neither's (TAKEN), so one
-    folder is never graded as two students'."""
-    pins = {sid: _identity(folder, anchor) for sid, folder in folders.items()}
-    counts: dict = {}
-    for identity in pins.values():
-        counts[identity] = counts.get(identity, 0) + 1
-    return {sid: TAKEN if identity is not None and counts[identity] > 1 else identity for sid, identity in pins.items()}
-
-
-def _identity(folder: Path, anchor: str) -> tuple[int, int] | None:
-    below = _below(folder, anchor)
-    if not below:
-        return None
-    try:
-        info = os.lstat(Path(anchor) / below[0])
-    except OSError:
-        return None
-    return info.st_dev, info.st_ino
+    to) is then not theirs. UNMATCHED where that folder was already gone, or where it was also
+    found under another name (one folder is never graded as two students'; a group that shares
+    one folder by intake's own reading, as Gradescope's do, shares its pin). None: not below
+    ``anchor``, nothing to pin."""
+    pins: dict[str, tuple[int, int] | None] = {}
+    names: dict[tuple[int, int], set[str]] = {}
+    for sid, folder in folders.items():
+        below = _below(folder, anchor)
+        if not below:
+            pins[sid] = None
+            continue
+        try:
+            info = os.lstat(Path(anchor) / below[0])
+        except OSError:
+            pins[sid] = UNMATCHED
+            continue
+        pins[sid] = info.st_dev, info.st_ino
+        names.setdefault(pins[sid], set()).add(below[0])
+    return {sid: UNMATCHED if pin is not None and len(names.get(pin, ())) > 1 else pin for sid, pin in pins.items()}
 
 
 def _below(folder: Path, anchor: str) -> tuple[str, ...] | None:
@@ -90,8 +93,7 @@ def look(path: Path, max_bytes: int = MAX_SOURCE_BYTES, anchor: str = "") -> Ent
         return Entry("missing")
     except OSError as exc:
         linked = exc.errno in (errno.ELOOP, errno.ENOTDIR)
-        return Entry("unreadable", reason="a folder on its path is a symbolic link or not a folder" if linked else
-                     f"its folder: {exc.strerror or type(exc).__name__}")
+        return Entry("unreadable", reason=LINKED if linked else f"its folder: {exc.strerror or type(exc).__name__}")
     try:
         entry = _look_in(folder, path.name, max_bytes)
     finally:
@@ -142,9 +144,19 @@ def _look_in(folder: int, name: str, max_bytes: int) -> Entry:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # swapped since the lstat
                 return Entry("other")
             raw = handle.read(max_bytes + 1)
+    except FileNotFoundError:  # removed since the lstat
+        return Entry("missing")
     except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EISDIR):  # swapped in since the lstat: the student's, as ever
+            return Entry("link" if exc.errno == errno.ELOOP else "dir")
         return Entry("unreadable", reason=exc.strerror or type(exc).__name__)
     return Entry("big", len(raw)) if len(raw) > max_bytes else Entry("file", len(raw), raw)
+
+
+def unreadable_message(name: str, reason: str) -> str:
+    """The words for a file the grader could not read: not counted, read again by the next run."""
+    return (f"{UNREADABLE} {name} ({reason}), so its checks are not counted; the grader reads it again next run "
+            "(the instructor may need to give the grading user read access).")
 
 
 def source_of(entry: Entry, name: str) -> str:
@@ -152,8 +164,10 @@ def source_of(entry: Entry, name: str) -> str:
     if entry.kind == "missing":
         raise SubmissionMissing(f"{name} was not submitted, so its checks score 0.",
                                 f"Add {name} to your submission folder.")
-    if entry.kind == "unreadable":
+    if entry.kind == "unreadable" and entry.reason == LINKED:
         raise SubmissionUnreadable(f"{name} could not be read ({entry.reason}).")
+    if entry.kind == "unreadable":
+        raise SubmissionUnreadable(unreadable_message(name, entry.reason))
     if entry.kind == "link":
         raise SubmissionUnreadable(f"{name} is a symbolic link; submit the file itself.")
     if entry.kind == "dir":

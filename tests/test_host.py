@@ -76,6 +76,49 @@ def test_unreadable_submissions_stop_the_run_before_anyone_is_graded(capsys, tmp
     assert not (tmp_path / "out").exists()
 
 
+def _as_the_grader_without_root_powers() -> list[str]:
+    """Root reads every file whatever its mode: without the two capabilities that let it, as any
+    other grading user does."""
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("root without setpriv cannot be made to obey a file's mode")
+    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+
+
+def test_a_student_the_grader_cannot_read_costs_their_own_row_never_the_class_and_never_a_zero(tmp_path):
+    """zoe makes one file unreadable and yan the whole folder (a class's folder they can write to):
+    the class is graded, their unreadable exercises are withheld (not 0), the run exits 4, and once
+    they can be read the next run grades exactly those."""
+    submissions = tmp_path / "class"
+    for name in ("amara", "yan", "zoe"):
+        shutil.copytree(CORRECT, submissions / name)
+    (submissions / "zoe" / "clipping.py").chmod(0)
+    (submissions / "yan").chmod(0)
+    out = tmp_path / "out"
+    command = [*_as_the_grader_without_root_powers(), sys.executable, str(ROOT / "grade.py"), "grade", str(submissions),
+               "--out", str(out), "--isolation", "process", "--allow-unsandboxed", "--seed", "7", "--jobs", "2"]
+    try:
+        first = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    finally:
+        (submissions / "yan").chmod(0o755)
+        (submissions / "zoe" / "clipping.py").chmod(0o644)
+    assert first.returncode == 4, first.stderr
+    assert "could not be graded, through no fault of theirs" in first.stderr
+    rows = {s["id"]: s for s in json.loads((out / "results.json").read_text(encoding="utf-8"))["students"]}
+    assert rows["amara"]["score"] == rows["amara"]["max_score"] > 0
+    withheld = {sid: sorted(e["name"] for e in rows[sid]["exercises"] for t in e["tests"][:1]
+                            if t["message"].startswith("The grader could not read")) for sid in ("yan", "zoe")}
+    assert withheld == {"yan": sorted(e["name"] for e in rows["yan"]["exercises"]), "zoe": ["clipping"]}
+    book = (out / "gradebook.csv").read_text(encoding="utf-8")
+    assert ",incomplete," in book.split("\nyan,")[1].split("\n")[0] and ",incomplete," in book.split("\nzoe,")[1]
+    again = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    assert again.returncode == 0, again.stderr
+    assert "(2 graded now, 1 kept)" in again.stdout
+    rows = {s["id"]: s for s in json.loads((out / "results.json").read_text(encoding="utf-8"))["students"]}
+    assert all(r["score"] == r["max_score"] for r in rows.values()), rows
+
+
 def copy_of_the_kit(tmp_path: Path) -> Path:
     kit = tmp_path / "kit"
     shutil.copytree(ROOT, kit, ignore=shutil.ignore_patterns(".git", "__pycache__", "*.egg-info", "out", "tests",

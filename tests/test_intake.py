@@ -67,6 +67,28 @@ def test_canvas_download_keeps_the_newest_resubmission_and_flags_near_misses(tmp
     assert "Canvas marked this submission late." in ben.notices
 
 
+def test_a_canvas_file_swapped_for_a_link_after_it_was_listed_is_never_followed(tmp_path, monkeypatch):
+    """Listed as a plain file, then made a link to a file the student cannot read (a classmate's, the
+    reference): the copy intake makes is never the link's target, and the student is told why."""
+    import autograder.intake as intake_module
+    root = tmp_path / "canvas"
+    root.mkdir()
+    secret = tmp_path / "reference.py"
+    secret.write_text("right = True\n")
+    (root / "okaforamara_1234_56789_init_std.py").write_text(CODE)
+    (root / "zoe_2345_56790_init_std.py").symlink_to(secret)
+    (root / "zoe_2345_56790_residual.py").write_text(CODE)
+    listed_before_the_swap = {root / "zoe_2345_56790_init_std.py"}
+    real_is_symlink = Path.is_symlink
+    monkeypatch.setattr(intake_module.Path, "is_symlink", lambda self: False if self in listed_before_the_swap
+                        else real_is_symlink(self))
+    students = by_id(read_submissions(root, tmp_path / "work", EXERCISES))
+    zoe = students["zoe"]
+    assert not (zoe.folder / "init_std.py").exists() and (zoe.folder / "residual.py").read_text() == CODE
+    assert any(n.startswith("init_std.py changed while the class was read") for n in zoe.notices), zoe.notices
+    assert (students["okaforamara"].folder / "init_std.py").read_text() == CODE
+
+
 def test_gradescope_export_maps_submitters_and_descends_into_nested_folders(tmp_path):
     metadata = """submission_111:
   :submitters:

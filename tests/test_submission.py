@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
 from autograder.problems import SubmissionMissing, SubmissionUnreadable
-from autograder.submission import TAKEN, look, pin_folders, source_of
+from autograder.submission import LINKED, UNMATCHED, Entry, look, pin_folders, source_of
 
 
 def read_source(path):
@@ -92,7 +93,8 @@ def test_an_entry_swapped_after_it_was_looked_at_is_never_followed_read_or_waite
     with monkeypatch.context() as patched:
         patched.setattr(os, "lstat", lambda *_path, **_at: looks_regular)
         entry = look(path)
-    assert entry.kind in ("other", "unreadable") and entry.data == b"", entry
+    # a link stays the student's link (never a file the grader could not read, which is withheld)
+    assert (entry.kind, entry.data) == ({"link": "link", "dir": "dir"}.get(kind, "other"), b""), entry
 
 
 def test_the_dask_path_ships_what_grading_would_see(tmp_path, monkeypatch):
@@ -107,7 +109,7 @@ def test_the_dask_path_ships_what_grading_would_see(tmp_path, monkeypatch):
     with monkeypatch.context() as patched:
         patched.setattr(os, "lstat", lambda *_path, **_at: looks_regular)
         swapped = _student_files(tmp_path, ("clipping",))
-    assert swapped == {"clipping.py": ("unreadable",)}  # a link where a file was: never read, never recreated there
+    assert swapped == {"clipping.py": ("link",)}  # a link where a file was: never read, shipped as the link it is
     made(tmp_path, "other")  # residual.py is a FIFO: shipping it must not wait for a writer
     os.symlink("/dev/zero", tmp_path / "init_std.py")  # never followed, never read
     shipped = _student_files(tmp_path, ("residual", "init_std", "scalar_chain", "matrix_norms"))
@@ -170,11 +172,32 @@ def test_a_classmates_folder_renamed_into_a_students_place_is_not_their_pinned_o
     assert seen.data == b"right" and seen.via == pins["amara"] != pins["zoe"]
 
 
-def test_a_folder_two_students_names_lead_to_is_neither_students(tmp_path):
+def test_a_folder_found_under_two_names_is_neither_students(tmp_path, monkeypatch):
+    """Pins are taken one name at a time: amara's folder renamed to zoe's name between the two
+    (zoe's own moved aside) would otherwise be pinned as both."""
+    import autograder.submission as submission
     root = _class(tmp_path)
-    pins = pin_folders({"amara": root / "amara", "zoe": root / "zoe", "zoe2": root / "zoe" / "work"}, str(root))
-    assert pins["zoe"] == pins["zoe2"] == TAKEN and pins["amara"] not in (None, TAKEN)
-    assert look(root / "zoe" / "work" / "residual.py", anchor=str(root)).via != TAKEN
+    real_lstat = os.lstat
+    monkeypatch.setattr(submission.os, "lstat", lambda path, *a, **k: real_lstat(
+        root / "amara" if Path(path) == root / "zoe" else path, *a, **k))
+    pins = pin_folders({"amara": root / "amara", "zoe": root / "zoe" / "work"}, str(root))
+    assert pins == {"amara": UNMATCHED, "zoe": UNMATCHED}
+
+
+def test_a_group_sharing_one_folder_by_intakes_reading_shares_its_pin(tmp_path):
+    """Gradescope lists every member of a group with the same folder: all of them are graded on it."""
+    root = _class(tmp_path)
+    pins = pin_folders({"amara": root / "amara", "zoe": root / "zoe" / "work", "zoe2": root / "zoe" / "work"}, str(root))
+    assert pins["zoe"] == pins["zoe2"] == look(root / "zoe" / "work" / "residual.py", anchor=str(root)).via
+    assert pins["amara"] not in (None, UNMATCHED, pins["zoe"])
+
+
+def test_a_folder_already_gone_as_the_class_is_read_is_pinned_to_nothing(tmp_path):
+    """Moved aside the moment pins are taken, so a classmate's can be renamed in before the plan."""
+    root = _class(tmp_path)
+    (root / "zoe").rename(root / "zoe_aside")
+    pins = pin_folders({"zoe": root / "zoe" / "work"}, str(root))
+    assert pins == {"zoe": UNMATCHED}
 
 
 def test_no_pin_outside_the_class_folder_or_without_one(tmp_path):
@@ -182,3 +205,20 @@ def test_no_pin_outside_the_class_folder_or_without_one(tmp_path):
     assert pin_folders({"zoe": root / "zoe"}, "") == {"zoe": None}
     assert pin_folders({"zoe": tmp_path / "elsewhere"}, str(root)) == {"zoe": None}
     assert look(root / "zoe" / "work" / "residual.py").via is None
+
+
+def test_a_file_the_grader_cannot_read_is_withheld_locally_and_on_dask_never_a_zero(tmp_path, monkeypatch):
+    """Permissions or an I/O error: the grader cannot tell the host's fault from the student's, so
+    the checks say so in the words that withhold them (model.UNREADABLE), and Dask sends nobody."""
+    import autograder.distributed as distributed
+    from autograder.model import CheckResult, Status
+    denied = Entry("unreadable", reason="Permission denied")
+    with pytest.raises(SubmissionUnreadable) as caught:
+        source_of(denied, "clipping.py")
+    assert CheckResult("test_x", "", 0.0, 1.0, Status.ERROR, caught.value.message).grader_failed
+    with pytest.raises(SubmissionUnreadable) as linked:  # a link on the way: the student's doing, a 0
+        source_of(Entry("unreadable", reason=LINKED), "clipping.py")
+    assert not CheckResult("test_x", "", 0.0, 1.0, Status.ERROR, linked.value.message).grader_failed
+    monkeypatch.setattr(distributed, "look", lambda *_a, **_k: denied)
+    with pytest.raises(distributed.Unreadable, match=r"^The grader could not read clipping\.py \(Permission denied\)"):
+        distributed._student_files(tmp_path, ("clipping",))
