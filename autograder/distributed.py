@@ -178,7 +178,7 @@ def deliver_on_dask(students: list[tuple[str, Path]], settings: Settings, schedu
         [kit_future] = client.scatter([kit], broadcast=True)
         gradable = []
         for sid, folder in students:
-            if folder.is_symlink() or not folder.is_dir():
+            if os.path.islink(folder) or not os.path.isdir(folder):
                 on_done(grade_one(sid, folder, settings))  # refused without running anything
             else:
                 try:

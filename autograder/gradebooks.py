@@ -109,6 +109,6 @@ def write_canvas(out: Path, students: Sequence[GradeRow], roster: Roster, submis
     if gradebook.blank:
         count = len(gradebook.blank)
         sys.stderr.write(f"warning: {count} student{'s' * (count != 1)} ({', '.join(map(repr, gradebook.blank[:5]))}"
-                         f"{', ...' if count > 5 else ''}) could not be fully graded through no fault of theirs, so "
+                         f"{', ...' if count > 5 else ''}) could not be fully graded (the host failed some checks, or could not read their files), so "
                          f"{'their cells are' if count != 1 else 'the cell is'} left blank in canvas.csv; grade "
                          f"again into {out} before you import it.\n")

@@ -17,7 +17,7 @@ from .fingerprint import grader_keys
 from .gradebooks import read_roster, write_canvas
 from .incremental import Outcome, grade_incrementally
 from .intake import read_submissions
-from .model import BatchResult, host_failed, load_course
+from .model import UNREADABLE, BatchResult, host_failed, load_course
 from .output import locked
 from .progress import ProgressLine
 from .render.inert import one_line
@@ -148,12 +148,20 @@ def _incomplete(outcome, out: Path, rows, submitted: set[str]) -> int:
                          f"their rows say so, and the next run into {out} shows their files as they are then.\n")
     if not hit:
         return Exit.INCOMPLETE if kept or changed else Exit.DONE
-    first = next((t.message for t in hit[0][1].tests if t.grader_failed), hit[0][1].message)
-    students = len({sid for sid, _e in hit})
-    sys.stderr.write(f"note: {len(hit)} exercise{'s' * (len(hit) != 1)} of {students} student{'s' * (students != 1)} "
-                     f"could not be graded, through no fault of theirs ({hit[0][0]}: {cli.gist(first)}); their points "
-                     f"are withheld, and the next run into {out} grades them again.\n")
+    unread = [(sid, e) for sid, e in hit if _first_failure(e).startswith(UNREADABLE)]
+    for group, how in ((unread, "could not be read by the grader (whether the host or the student made them "
+                        "unreadable, it cannot tell: look at their modes)"),
+                       ([h for h in hit if h not in unread], "could not be graded, through no fault of theirs")):
+        if group:
+            students = len({sid for sid, _e in group})
+            sys.stderr.write(f"note: {len(group)} exercise{'s' * (len(group) != 1)} of {students} student"
+                             f"{'s' * (students != 1)} {how} ({group[0][0]}: {cli.gist(_first_failure(group[0][1]))}); "
+                             f"their points are withheld, and the next run into {out} grades them again.\n")
     return Exit.INCOMPLETE
+
+
+def _first_failure(exercise) -> str:
+    return next((t.message for t in exercise.tests if t.grader_failed), exercise.message)
 
 
 def _grade_with_progress(students, course, graders, settings, store, described, args, pins) -> Outcome:

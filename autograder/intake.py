@@ -72,17 +72,14 @@ def _visible_inside(folder: Path) -> list[Path]:
 
 
 def _is_plain_dir(path: Path) -> bool:
-    try:
-        return path.is_dir() and not path.is_symlink()
-    except OSError:  # inside a folder that cannot be searched: not one intake can go into
-        return False
+    return os.path.isdir(path) and not os.path.islink(path)  # False, never an error, where a mode denies the look
 
 
 def _descend(root: Path, notes: list[str], label: str) -> Path:
     """Go down through folders that wrap everything else (and hold no code of their own)."""
     for _ in range(_MAX_DEPTH):
         entries = _visible(root)
-        inside = _visible(entries[0]) if len(entries) == 1 and _is_plain_dir(entries[0]) else []
+        inside = _visible_inside(entries[0]) if len(entries) == 1 and _is_plain_dir(entries[0]) else []
         if not inside or any(p.suffix == ".py" for p in inside):
             break
         root = entries[0]
@@ -117,7 +114,7 @@ def find_near_misses(folder: Path, exercises: tuple[str, ...]) -> tuple[tuple[st
         return ()
     entries = _visible_inside(folder)
     present = {p.name for p in entries if os.path.lexists(p)}
-    return match_near_misses([p.name for p in entries if p.is_file()], present, exercises)
+    return match_near_misses([p.name for p in entries if os.path.isfile(p)], present, exercises)
 
 
 def _locate(folder: Path, exercises: tuple[str, ...]) -> tuple[Path, tuple[str, ...]]:
@@ -145,8 +142,9 @@ def read_student(sid: str, folder: Path, exercises: tuple[str, ...], notices: tu
 
 
 def _read_folders(root: Path, exercises: tuple[str, ...]) -> list[Submission]:
-    return [read_student(p.name, p, exercises) if not p.is_symlink() else Submission(p.name, p)
-            for p in _visible(root) if p.is_dir() or p.is_symlink()]
+    # os.path's tests, not Path's: they say False where a student's mode denies the look (Path's raise)
+    return [read_student(p.name, p, exercises) if not os.path.islink(p) else Submission(p.name, p)
+            for p in _visible(root) if os.path.isdir(p) or os.path.islink(p)]
 
 
 def _read_classroom(root: Path, exercises: tuple[str, ...]) -> list[Submission]:
@@ -162,7 +160,7 @@ def _read_classroom(root: Path, exercises: tuple[str, ...]) -> list[Submission]:
 def _unpack_student_zips(folder: Path) -> tuple[str, ...]:
     """A student who handed in a zip: unpack it in place (safely); a bad zip is said, not fatal."""
     notices = []
-    for archive in [p for p in _visible(folder) if p.suffix.lower() == ".zip" and p.is_file()]:
+    for archive in [p for p in _visible(folder) if p.suffix.lower() == ".zip" and os.path.isfile(p)]:
         target = folder / archive.stem
         try:
             target.mkdir()
@@ -180,7 +178,7 @@ def _read_canvas(root: Path, work: Path, exercises: tuple[str, ...], notes: list
     info: dict[str, tuple[str, bool]] = {}
     ignored = []
     for path in _visible(root):
-        match = CANVAS_NAME.match(path.name) if path.is_file() and not path.is_symlink() else None
+        match = CANVAS_NAME.match(path.name) if os.path.isfile(path) and not os.path.islink(path) else None
         if not match:
             ignored.append(path.name)
             continue
@@ -276,14 +274,26 @@ def detect_layout(root: Path) -> str:
     entries = _visible(root)
     if (root / "submission_metadata.yml").is_file():
         return "gradescope"
-    files = [p for p in entries if p.is_file()]
+    files = [p for p in entries if os.path.isfile(p)]
     if files and sum(bool(CANVAS_NAME.match(p.name)) for p in files) * 2 >= len(files) and \
             not any(_is_plain_dir(p) for p in entries):
         return "canvas"
     folders = [p for p in entries if _is_plain_dir(p)]
-    if folders and all((p / ".git").exists() for p in folders):
+    # A repository the grader cannot look into says nothing either way (its student's row says why)
+    seen = [_holds_git(p) for p in folders]
+    if True in seen and False not in seen:
         return "classroom"
     return "folders"
+
+
+def _holds_git(folder: Path) -> bool | None:
+    try:
+        os.lstat(folder / ".git")
+        return True
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return None
 
 
 def read_submissions(source: Path, work: Path, exercises: tuple[str, ...]) -> Intake:

@@ -176,7 +176,7 @@ def some_paths(paths: list[Path]) -> str:
 
 
 def _unreadable_in(folder: Path) -> list[Path]:
-    if folder.is_symlink() or not folder.is_dir():
+    if os.path.islink(folder) or not os.path.isdir(folder):
         return []  # graded as a one-sentence error of its own
     if not os.access(folder, os.R_OK | os.X_OK):
         return [folder]

@@ -201,8 +201,8 @@ def grade_shard(students: list[tuple[str, Path]], settings: Settings,
 def _refused(student_id: str, folder: Path, settings: Settings) -> StudentResult | None:
     """A row for a submission that is not a real folder: a link could point at the reference or a
     classmate's folder, so it is never followed."""
-    if folder.is_symlink() or not folder.is_dir():
-        what = "a symbolic link" if folder.is_symlink() else "not a folder"
+    if os.path.islink(folder) or not os.path.isdir(folder):
+        what = "a symbolic link" if os.path.islink(folder) else "not a folder"
         return failed_student(student_id, load_course(settings.graders_dir),
                               f"The submission {student_id!r} is {what}, so it was not graded.")
     return None

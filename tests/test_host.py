@@ -86,37 +86,76 @@ def _as_the_grader_without_root_powers() -> list[str]:
     return ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
 
 
+def _grade_command(submissions: Path, out: Path) -> list[str]:
+    return [*_as_the_grader_without_root_powers(), sys.executable, str(ROOT / "grade.py"), "grade", str(submissions),
+            "--out", str(out), "--isolation", "process", "--allow-unsandboxed", "--seed", "7", "--jobs", "2"]
+
+
+def _rows(out: Path) -> dict:
+    return {s["id"]: s for s in json.loads((out / "results.json").read_text(encoding="utf-8"))["students"]}
+
+
+def _withheld(row: dict) -> list[str]:
+    return sorted(e["name"] for e in row["exercises"] for t in e["tests"][:1]
+                  if t["message"].startswith("The grader could not read"))
+
+
 def test_a_student_the_grader_cannot_read_costs_their_own_row_never_the_class_and_never_a_zero(tmp_path):
-    """zoe makes one file unreadable and yan the whole folder (a class's folder they can write to):
-    the class is graded, their unreadable exercises are withheld (not 0), the run exits 4, and once
-    they can be read the next run grades exactly those."""
+    """Students who can write to the class's folder deny the grader their own files, each a way that
+    once stopped the whole class: aaron's folder (000, listed first, where the layout is guessed),
+    bea's (444: listed, not entered), one file of zoe's (000), and a link in zed's to a file the
+    grader cannot read. The class is graded; what cannot be read is withheld (never a 0), the run
+    exits 4, and once it can be read the next run grades exactly those."""
     submissions = tmp_path / "class"
-    for name in ("amara", "yan", "zoe"):
+    for name in ("aaron", "amara", "bea", "zed", "zoe"):
         shutil.copytree(CORRECT, submissions / name)
-    (submissions / "zoe" / "clipping.py").chmod(0)
-    (submissions / "yan").chmod(0)
+    private = tmp_path / "private"
+    private.mkdir()
+    (private / "notes.txt").write_text("mine\n")
+    (submissions / "zed" / "notes.txt").symlink_to(private / "notes.txt")
+    locked = [(private, 0o755), (submissions / "zoe" / "clipping.py", 0o644), (submissions / "aaron", 0o755),
+              (submissions / "bea", 0o755)]
     out = tmp_path / "out"
-    command = [*_as_the_grader_without_root_powers(), sys.executable, str(ROOT / "grade.py"), "grade", str(submissions),
-               "--out", str(out), "--isolation", "process", "--allow-unsandboxed", "--seed", "7", "--jobs", "2"]
     try:
-        first = subprocess.run(command, capture_output=True, text=True, timeout=900)
+        for path, mode in locked:
+            path.chmod(0o444 if path.name == "bea" else 0)
+        first = subprocess.run(_grade_command(submissions, out), capture_output=True, text=True, timeout=900)
     finally:
-        (submissions / "yan").chmod(0o755)
-        (submissions / "zoe" / "clipping.py").chmod(0o644)
+        for path, mode in locked:
+            path.chmod(mode)
     assert first.returncode == 4, first.stderr
-    assert "could not be graded, through no fault of theirs" in first.stderr
-    rows = {s["id"]: s for s in json.loads((out / "results.json").read_text(encoding="utf-8"))["students"]}
-    assert rows["amara"]["score"] == rows["amara"]["max_score"] > 0
-    withheld = {sid: sorted(e["name"] for e in rows[sid]["exercises"] for t in e["tests"][:1]
-                            if t["message"].startswith("The grader could not read")) for sid in ("yan", "zoe")}
-    assert withheld == {"yan": sorted(e["name"] for e in rows["yan"]["exercises"]), "zoe": ["clipping"]}
+    assert "note: 13 exercises of 3 students could not be read by the grader (whether the host or the student" in first.stderr
+    assert "through no fault of theirs" not in first.stderr
+    rows = _rows(out)
+    assert rows["amara"]["score"] == rows["amara"]["max_score"] == rows["zed"]["score"] > 0
+    everything = sorted(e["name"] for e in rows["amara"]["exercises"])
+    assert {sid: _withheld(rows[sid]) for sid in ("aaron", "bea", "zoe")} == {
+        "aaron": everything, "bea": everything, "zoe": ["clipping"]}
     book = (out / "gradebook.csv").read_text(encoding="utf-8")
-    assert ",incomplete," in book.split("\nyan,")[1].split("\n")[0] and ",incomplete," in book.split("\nzoe,")[1]
-    again = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    assert all(",incomplete," in book.split(f"\n{sid},")[1].split("\n")[0] for sid in ("aaron", "bea", "zoe"))
+    again = subprocess.run(_grade_command(submissions, out), capture_output=True, text=True, timeout=900)
     assert again.returncode == 0, again.stderr
-    assert "(2 graded now, 1 kept)" in again.stdout
-    rows = {s["id"]: s for s in json.loads((out / "results.json").read_text(encoding="utf-8"))["students"]}
-    assert all(r["score"] == r["max_score"] for r in rows.values()), rows
+    assert "(3 graded now, 2 kept)" in again.stdout
+    assert all(r["score"] == r["max_score"] for r in _rows(out).values())
+
+
+def test_a_classroom_repository_the_grader_cannot_read_costs_its_own_row(tmp_path):
+    """GitHub Classroom's layout is told by every folder holding .git: one repository the grader
+    cannot enter must not make that question fail for the class."""
+    submissions = tmp_path / "class"
+    for login in ("amara", "zed"):
+        shutil.copytree(CORRECT, submissions / f"hw1-{login}")
+        (submissions / f"hw1-{login}" / ".git").mkdir()
+    out = tmp_path / "out"
+    try:
+        (submissions / "hw1-zed").chmod(0)
+        done = subprocess.run(_grade_command(submissions, out), capture_output=True, text=True, timeout=900)
+    finally:
+        (submissions / "hw1-zed").chmod(0o755)
+    assert done.returncode == 4, done.stderr
+    rows = _rows(out)
+    assert rows["amara"]["score"] == rows["amara"]["max_score"] > 0
+    assert _withheld(rows["zed"]) == sorted(e["name"] for e in rows["amara"]["exercises"])
 
 
 def copy_of_the_kit(tmp_path: Path) -> Path:

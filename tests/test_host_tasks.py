@@ -142,7 +142,7 @@ def test_a_grade_the_host_failed_is_incomplete_in_every_output_until_it_is_grade
         code, statuses, canvas, err = grade()
     assert (code, statuses) == (Exit.INCOMPLETE, {"amara": "incomplete", "ben": "incomplete"})
     assert {k: v for k, v in canvas.items() if k in ("1234", "2345")} == {"1234": "", "2345": ""}
-    assert "2 students ('amara', 'ben') could not be fully graded through no fault of theirs" in err
+    assert "2 students ('amara', 'ben') could not be fully graded (the host failed some checks, or could not read their files)" in err
 
     code, statuses, canvas, err = grade("--only", "amara")  # a healthy host; ben is kept from the first run
     assert (code, statuses) == (Exit.INCOMPLETE, {"amara": "graded", "ben": "incomplete"})
