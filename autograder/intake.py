@@ -3,11 +3,7 @@
 Layouts read (a folder, or a zip of one):
 
 - ``folders``: one folder per student, named by the student's id (the kit's own layout);
-- ``canvas``: Canvas's "Download Submissions": flat files ``login[_late]_userid_submissionid_file``,
-  a resubmitted file renamed ``file-1.py``, ``file-2.py`` (the highest number is the newest);
-- ``gradescope``: Gradescope's "Export Submissions": ``submission_metadata.yml`` beside one
-  ``submission_<id>/`` folder per submission, the submitters listed in the YAML;
-- ``classroom``: GitHub Classroom's clone of every student's repository, ``<assignment>-<login>/``.
+- ``canvas``, ``gradescope``, ``classroom``: an LMS's export, read by :mod:`autograder.lms`.
 
 Dot files, ``__MACOSX`` and editor backups are ignored everywhere. A single folder wrapping
 everything is descended into, and so is a student's single folder; both are said. A file that
@@ -20,21 +16,16 @@ from __future__ import annotations
 import difflib
 import os
 import re
-import shutil
-import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-
-from .archive import UnsafeArchive, ZipLimits, extract_zip
+from .archive import UnsafeArchive, extract_zip
 from .errors import GradeError
 from .model import StudentResult
 
 LAYOUTS = ("folders", "canvas", "gradescope", "classroom")
 _JUNK = {"__MACOSX", "__pycache__", "Thumbs.db", "desktop.ini"}
 _BACKUP = re.compile(r"(~|\.swp|\.swo|\.bak|\.orig|\.tmp)$|^#.*#$")
-CANVAS_NAME = re.compile(r"^(?P<who>[^_]+?)(?P<late>_late)?_(?P<uid>\d+)_(?P<sub>\d+)_(?P<file>.+)$", re.IGNORECASE)
-_RESUBMISSION = re.compile(r"^(?P<base>.+?)-(?P<n>\d+)(?P<ext>\.[^.]+)$")
 _MAX_DEPTH = 3
 
 
@@ -59,27 +50,27 @@ def is_junk(name: str) -> bool:
     return name.startswith(".") or name in _JUNK or bool(_BACKUP.search(name))
 
 
-def _visible(folder: Path) -> list[Path]:
+def visible(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if not is_junk(p.name))
 
 
 def _visible_inside(folder: Path) -> list[Path]:
     """A student's folder's entries; none where it cannot be listed (grading says why, for that student alone)."""
     try:
-        return _visible(folder)
+        return visible(folder)
     except OSError:
         return []
 
 
-def _is_plain_dir(path: Path) -> bool:
+def is_plain_dir(path: Path) -> bool:
     return os.path.isdir(path) and not os.path.islink(path)  # False, never an error, where a mode denies the look
 
 
 def _descend(root: Path, notes: list[str], label: str) -> Path:
     """Go down through folders that wrap everything else (and hold no code of their own)."""
     for _ in range(_MAX_DEPTH):
-        entries = _visible(root)
-        inside = _visible_inside(entries[0]) if len(entries) == 1 and _is_plain_dir(entries[0]) else []
+        entries = visible(root)
+        inside = _visible_inside(entries[0]) if len(entries) == 1 and is_plain_dir(entries[0]) else []
         if not inside or any(p.suffix == ".py" for p in inside):
             break
         root = entries[0]
@@ -110,7 +101,7 @@ def match_near_misses(candidates: list[str], present: set[str], exercises: tuple
 
 
 def find_near_misses(folder: Path, exercises: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    if not _is_plain_dir(folder):
+    if not is_plain_dir(folder):
         return ()
     entries = _visible_inside(folder)
     present = {p.name for p in entries if os.path.lexists(p)}
@@ -121,11 +112,11 @@ def _locate(folder: Path, exercises: tuple[str, ...]) -> tuple[Path, tuple[str, 
     """The folder in a student's submission that holds the exercise files, and what was done to find it."""
     notices = []
     for _ in range(_MAX_DEPTH):
-        if not _is_plain_dir(folder) or any(os.path.lexists(folder / f"{e}.py") for e in exercises):
+        if not is_plain_dir(folder) or any(os.path.lexists(folder / f"{e}.py") for e in exercises):
             break
         nested = folder / "exercises"  # a repository made from the student release
-        entries = [p for p in _visible_inside(folder) if _is_plain_dir(p)]
-        if _is_plain_dir(nested):
+        entries = [p for p in _visible_inside(folder) if is_plain_dir(p)]
+        if is_plain_dir(nested):
             folder = nested
         elif len(entries) == 1 and len(_visible_inside(folder)) == 1:
             folder = entries[0]
@@ -144,156 +135,7 @@ def read_student(sid: str, folder: Path, exercises: tuple[str, ...], notices: tu
 def _read_folders(root: Path, exercises: tuple[str, ...]) -> list[Submission]:
     # os.path's tests, not Path's: they say False where a student's mode denies the look (Path's raise)
     return [read_student(p.name, p, exercises) if not os.path.islink(p) else Submission(p.name, p)
-            for p in _visible(root) if os.path.isdir(p) or os.path.islink(p)]
-
-
-def _read_classroom(root: Path, exercises: tuple[str, ...]) -> list[Submission]:
-    folders = [p for p in _visible(root) if _is_plain_dir(p)]
-    names = [p.name for p in folders]
-    prefix = ""
-    if len(names) > 1:
-        common = os.path.commonprefix(names)
-        prefix = common[:common.rfind("-") + 1]
-    return [read_student(p.name[len(prefix):] or p.name, p, exercises, aliases=(p.name,)) for p in folders]
-
-
-def _unpack_student_zips(folder: Path) -> tuple[str, ...]:
-    """A student who handed in a zip: unpack it in place (safely); a bad zip is said, not fatal."""
-    notices = []
-    for archive in [p for p in _visible(folder) if p.suffix.lower() == ".zip" and os.path.isfile(p)]:
-        target = folder / archive.stem
-        try:
-            target.mkdir()
-            extract_zip(archive, target)
-            notices.append(f"Unpacked your {archive.name}.")
-        except (UnsafeArchive, OSError) as error:
-            shutil.rmtree(target, ignore_errors=True)
-            notices.append(f"Your {archive.name} was not unpacked: {error}.")
-        archive.unlink()
-    return tuple(notices)
-
-
-def _read_canvas(root: Path, work: Path, exercises: tuple[str, ...], notes: list[str]) -> list[Submission]:
-    chosen: dict[str, dict[str, tuple[tuple[int, int], Path, str]]] = {}
-    info: dict[str, tuple[str, bool]] = {}
-    ignored = []
-    for path in _visible(root):
-        match = CANVAS_NAME.match(path.name) if os.path.isfile(path) and not os.path.islink(path) else None
-        if not match:
-            ignored.append(path.name)
-            continue
-        who, name = match["who"], match["file"]
-        original = name
-        resubmission = _RESUBMISSION.match(name)
-        number = int(resubmission["n"]) if resubmission else 0
-        if resubmission:
-            name = resubmission["base"] + resubmission["ext"]
-        files = chosen.setdefault(who, {})
-        rank = (int(match["sub"]), number)
-        if name not in files or rank > files[name][0]:
-            files[name] = (rank, path, original)
-        late = info.get(who, ("", False))[1] or bool(match["late"])
-        info[who] = (match["uid"], late)
-    if ignored:
-        notes.append(f"Ignored {len(ignored)} entries that are not named as Canvas names submissions: "
-                     f"{', '.join(ignored[:5])}{' ...' if len(ignored) > 5 else ''}.")
-    submissions = []
-    for who, files in sorted(chosen.items()):
-        folder = work / "canvas" / who
-        folder.mkdir(parents=True)
-        notices = []
-        for name, (rank, path, original) in sorted(files.items()):
-            if not _copy_plain_file(path, folder / Path(name).name):
-                notices.append(f"{original} changed while the class was read (it is no longer a plain file); "
-                               "it was not graded.")
-                continue
-            if rank[1]:
-                notices.append(f"Canvas held resubmissions of {name}; the newest ({original}) was graded.")
-        uid, late = info[who]
-        if late:
-            notices.append("Canvas marked this submission late.")
-        notices.extend(_unpack_student_zips(folder))
-        submissions.append(read_student(who, folder, exercises, tuple(notices), aliases=(uid,)))
-    return submissions
-
-
-def _copy_plain_file(path: Path, target: Path) -> bool:
-    """Copy a file listed as a plain one, if it still is: a link swapped in since is never followed
-    (to a classmate's file, or the reference), and a FIFO never waited on. At most what a zip may
-    hold, plus one byte: a larger file is refused for its size, whatever it is."""
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return False
-    with os.fdopen(descriptor, "rb") as source:
-        if not stat.S_ISREG(os.fstat(source.fileno()).st_mode):
-            return False
-        left = ZipLimits().max_total_bytes + 1
-        with open(target, "wb") as copy:
-            while left > 0 and (chunk := source.read(min(left, 1 << 20))):
-                copy.write(chunk)
-                left -= len(chunk)
-    return True
-
-
-def _read_gradescope(root: Path, exercises: tuple[str, ...], notes: list[str]) -> list[Submission]:
-    import yaml  # only a Gradescope export needs it
-
-    try:
-        metadata = yaml.safe_load((root / "submission_metadata.yml").read_text(encoding="utf-8")) or {}
-    except (yaml.YAMLError, UnicodeDecodeError) as error:
-        raise GradeError(f"submission_metadata.yml cannot be read ({type(error).__name__}).") from None
-    if not isinstance(metadata, dict):
-        raise GradeError("submission_metadata.yml is not a mapping of submissions, as Gradescope writes it.")
-    newest: dict[str, tuple[str, Submission]] = {}
-    for key, entry in sorted(metadata.items(), key=lambda item: str(item[0])):
-        folder = root / str(key)
-        if Path(str(key)).name != str(key) or str(key) in (".", "..") or not _is_plain_dir(folder):
-            notes.append(f"submission_metadata.yml lists {key!r}, which is not a submission folder beside it; skipped.")
-            continue
-        entry = entry if isinstance(entry, dict) else {}
-        submitters = entry.get(":submitters") or entry.get("submitters") or [{}]
-        created = str(entry.get(":created_at") or entry.get("created_at") or "")
-        for person in submitters:
-            person = person if isinstance(person, dict) else {}
-            fields = {k.lstrip(":"): str(v) for k, v in person.items() if v not in (None, "")}
-            sid = fields.get("sid") or fields.get("email") or str(key)
-            aliases = tuple(v for k, v in fields.items() if k in ("sid", "email", "name") and v != sid)
-            if sid in newest and newest[sid][0] >= created:
-                continue
-            newest[sid] = (created, read_student(sid, folder, exercises, aliases=(*aliases, str(key))))
-    listed = {str(k) for k in metadata}
-    unlisted = [p.name for p in _visible(root) if _is_plain_dir(p) and p.name not in listed]
-    if unlisted:
-        notes.append(f"Graded {len(unlisted)} folders that submission_metadata.yml does not list, by folder name: "
-                     f"{', '.join(unlisted[:5])}.")
-    return [s for _, s in newest.values()] + [read_student(name, root / name, exercises) for name in unlisted]
-
-
-def detect_layout(root: Path) -> str:
-    entries = _visible(root)
-    if (root / "submission_metadata.yml").is_file():
-        return "gradescope"
-    files = [p for p in entries if os.path.isfile(p)]
-    if files and sum(bool(CANVAS_NAME.match(p.name)) for p in files) * 2 >= len(files) and \
-            not any(_is_plain_dir(p) for p in entries):
-        return "canvas"
-    folders = [p for p in entries if _is_plain_dir(p)]
-    # A repository the grader cannot look into says nothing either way (its student's row says why)
-    seen = [_holds_git(p) for p in folders]
-    if True in seen and False not in seen:
-        return "classroom"
-    return "folders"
-
-
-def _holds_git(folder: Path) -> bool | None:
-    try:
-        os.lstat(folder / ".git")
-        return True
-    except FileNotFoundError:
-        return False
-    except OSError:
-        return None
+            for p in visible(root) if os.path.isdir(p) or os.path.islink(p)]
 
 
 def read_submissions(source: Path, work: Path, exercises: tuple[str, ...]) -> Intake:
@@ -312,13 +154,15 @@ def read_submissions(source: Path, work: Path, exercises: tuple[str, ...]) -> In
     else:
         raise GradeError(f"{source} is neither a folder of submissions nor a zip of one.")
     root = _descend(root, notes, source.name)
-    layout = detect_layout(root)
+    from . import lms  # here, not above: its readers build on this module's read_student
+
+    layout = lms.detect_layout(root)
     if layout == "gradescope":
-        submissions = _read_gradescope(root, exercises, notes)
+        submissions = lms.read_gradescope(root, exercises, notes)
     elif layout == "canvas":
-        submissions = _read_canvas(root, work, exercises, notes)
+        submissions = lms.read_canvas(root, work, exercises, notes)
     elif layout == "classroom":
-        submissions = _read_classroom(root, exercises)
+        submissions = lms.read_classroom(root, exercises)
     else:
         submissions = _read_folders(root, exercises)
     unique: dict[str, Submission] = {}

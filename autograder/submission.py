@@ -7,12 +7,14 @@ exactly the bytes that earned it.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import os
 import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import BinaryIO, Iterator
 
 from .model import UNREADABLE
 from .problems import SubmissionMissing, SubmissionUnreadable
@@ -123,6 +125,16 @@ def _open_folder(folder: Path, anchor: str) -> tuple[int, tuple[int, int] | None
     return current, via
 
 
+@contextlib.contextmanager
+def plain_file(name: str | Path, folder: int | None = None) -> Iterator[BinaryIO | None]:
+    """``name`` open for reading if it is a plain file, else None: a link is never followed (it
+    raises ELOOP), a FIFO never waited on, and what fstat says of the open file is what counts,
+    whatever was swapped in since the caller last looked."""
+    descriptor = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
+    with os.fdopen(descriptor, "rb") as handle:
+        yield handle if stat.S_ISREG(os.fstat(descriptor).st_mode) else None
+
+
 def _look_in(folder: int, name: str, max_bytes: int) -> Entry:
     try:
         info = os.lstat(name, dir_fd=folder)
@@ -139,9 +151,8 @@ def _look_in(folder: int, name: str, max_bytes: int) -> Entry:
     if info.st_size > max_bytes:
         return Entry("big", info.st_size)
     try:
-        descriptor = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
-        with os.fdopen(descriptor, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # swapped since the lstat
+        with plain_file(name, folder) as handle:
+            if handle is None:  # swapped since the lstat
                 return Entry("other")
             raw = handle.read(max_bytes + 1)
     except FileNotFoundError:  # removed since the lstat

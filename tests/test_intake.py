@@ -71,7 +71,7 @@ def test_canvas_download_keeps_the_newest_resubmission_and_flags_near_misses(tmp
 def test_a_canvas_file_swapped_for_a_link_after_it_was_listed_is_never_followed(tmp_path, monkeypatch):
     """Listed as a plain file, then made a link to a file the student cannot read (a classmate's, the
     reference): the copy intake makes is never the link's target, and the student is told why."""
-    import autograder.intake as intake_module
+    import autograder.lms as lms_module
     root = tmp_path / "canvas"
     root.mkdir()
     secret = tmp_path / "reference.py"
@@ -81,7 +81,7 @@ def test_a_canvas_file_swapped_for_a_link_after_it_was_listed_is_never_followed(
     (root / "zoe_2345_56790_residual.py").write_text(CODE)
     listed_before_the_swap = {root / "zoe_2345_56790_init_std.py"}
     real_islink = os.path.islink
-    monkeypatch.setattr(intake_module.os.path, "islink", lambda path: False if Path(path) in listed_before_the_swap
+    monkeypatch.setattr(lms_module.os.path, "islink", lambda path: False if Path(path) in listed_before_the_swap
                         else real_islink(path))
     students = by_id(read_submissions(root, tmp_path / "work", EXERCISES))
     zoe = students["zoe"]

@@ -1,0 +1,175 @@
+"""Reading an LMS's export: which layout a class's folder is in, and its students read from it.
+
+- Canvas's "Download Submissions": flat files ``login[_late]_userid_submissionid_file``, a
+  resubmitted file renamed ``file-1.py``, ``file-2.py`` (the highest number is the newest); each
+  student's newest files are copied into a folder of their own;
+- Gradescope's "Export Submissions": ``submission_metadata.yml`` beside one ``submission_<id>/``
+  folder per submission, the submitters listed in the YAML (a group shares its folder);
+- GitHub Classroom's clone of every student's repository, ``<assignment>-<login>/``: the common
+  prefix is dropped from the id, and the repository's name kept as an alias.
+
+Anything else is the kit's own layout, one folder per student (:mod:`autograder.intake`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+from .archive import UnsafeArchive, ZipLimits, extract_zip
+from .errors import GradeError
+from .intake import Submission, is_plain_dir, read_student, visible
+from .submission import plain_file
+
+CANVAS_NAME = re.compile(r"^(?P<who>[^_]+?)(?P<late>_late)?_(?P<uid>\d+)_(?P<sub>\d+)_(?P<file>.+)$", re.IGNORECASE)
+_RESUBMISSION = re.compile(r"^(?P<base>.+?)-(?P<n>\d+)(?P<ext>\.[^.]+)$")
+
+
+def detect_layout(root: Path) -> str:
+    entries = visible(root)
+    if (root / "submission_metadata.yml").is_file():
+        return "gradescope"
+    files = [p for p in entries if os.path.isfile(p)]
+    if files and sum(bool(CANVAS_NAME.match(p.name)) for p in files) * 2 >= len(files) and \
+            not any(is_plain_dir(p) for p in entries):
+        return "canvas"
+    folders = [p for p in entries if is_plain_dir(p)]
+    # A repository the grader cannot look into says nothing either way (its student's row says why)
+    seen = [_holds_git(p) for p in folders]
+    if True in seen and False not in seen:
+        return "classroom"
+    return "folders"
+
+
+def _holds_git(folder: Path) -> bool | None:
+    try:
+        os.lstat(folder / ".git")
+        return True
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return None
+
+
+def read_classroom(root: Path, exercises: tuple[str, ...]) -> list[Submission]:
+    folders = [p for p in visible(root) if is_plain_dir(p)]
+    names = [p.name for p in folders]
+    prefix = ""
+    if len(names) > 1:
+        common = os.path.commonprefix(names)
+        prefix = common[:common.rfind("-") + 1]
+    return [read_student(p.name[len(prefix):] or p.name, p, exercises, aliases=(p.name,)) for p in folders]
+
+
+def _unpack_student_zips(folder: Path) -> tuple[str, ...]:
+    """A student who handed in a zip: unpack it in place (safely); a bad zip is said, not fatal."""
+    notices = []
+    for archive in [p for p in visible(folder) if p.suffix.lower() == ".zip" and os.path.isfile(p)]:
+        target = folder / archive.stem
+        try:
+            target.mkdir()
+            extract_zip(archive, target)
+            notices.append(f"Unpacked your {archive.name}.")
+        except (UnsafeArchive, OSError) as error:
+            shutil.rmtree(target, ignore_errors=True)
+            notices.append(f"Your {archive.name} was not unpacked: {error}.")
+        archive.unlink()
+    return tuple(notices)
+
+
+def read_canvas(root: Path, work: Path, exercises: tuple[str, ...], notes: list[str]) -> list[Submission]:
+    chosen: dict[str, dict[str, tuple[tuple[int, int], Path, str]]] = {}
+    info: dict[str, tuple[str, bool]] = {}
+    ignored = []
+    for path in visible(root):
+        match = CANVAS_NAME.match(path.name) if os.path.isfile(path) and not os.path.islink(path) else None
+        if not match:
+            ignored.append(path.name)
+            continue
+        who, name = match["who"], match["file"]
+        original = name
+        resubmission = _RESUBMISSION.match(name)
+        number = int(resubmission["n"]) if resubmission else 0
+        if resubmission:
+            name = resubmission["base"] + resubmission["ext"]
+        files = chosen.setdefault(who, {})
+        rank = (int(match["sub"]), number)
+        if name not in files or rank > files[name][0]:
+            files[name] = (rank, path, original)
+        late = info.get(who, ("", False))[1] or bool(match["late"])
+        info[who] = (match["uid"], late)
+    if ignored:
+        notes.append(f"Ignored {len(ignored)} entries that are not named as Canvas names submissions: "
+                     f"{', '.join(ignored[:5])}{' ...' if len(ignored) > 5 else ''}.")
+    submissions = []
+    for who, files in sorted(chosen.items()):
+        folder = work / "canvas" / who
+        folder.mkdir(parents=True)
+        notices = []
+        for name, (rank, path, original) in sorted(files.items()):
+            if not _copy_plain_file(path, folder / Path(name).name):
+                notices.append(f"{original} changed while the class was read (it is no longer a plain file); "
+                               "it was not graded.")
+                continue
+            if rank[1]:
+                notices.append(f"Canvas held resubmissions of {name}; the newest ({original}) was graded.")
+        uid, late = info[who]
+        if late:
+            notices.append("Canvas marked this submission late.")
+        notices.extend(_unpack_student_zips(folder))
+        submissions.append(read_student(who, folder, exercises, tuple(notices), aliases=(uid,)))
+    return submissions
+
+
+def _copy_plain_file(path: Path, target: Path) -> bool:
+    """Copy a file listed as a plain one, if it still is (:func:`~autograder.submission.plain_file`):
+    a link swapped in since, to a classmate's file or the reference, is never followed. At most what
+    a zip may hold, plus one byte: a larger file is refused for its size, whatever it is."""
+    try:
+        with plain_file(path) as source:
+            if source is None:
+                return False
+            left = ZipLimits().max_total_bytes + 1
+            with open(target, "wb") as copy:
+                while left > 0 and (chunk := source.read(min(left, 1 << 20))):
+                    copy.write(chunk)
+                    left -= len(chunk)
+    except OSError:
+        return False
+    return True
+
+
+def read_gradescope(root: Path, exercises: tuple[str, ...], notes: list[str]) -> list[Submission]:
+    import yaml  # only a Gradescope export needs it
+
+    try:
+        metadata = yaml.safe_load((root / "submission_metadata.yml").read_text(encoding="utf-8")) or {}
+    except (yaml.YAMLError, UnicodeDecodeError) as error:
+        raise GradeError(f"submission_metadata.yml cannot be read ({type(error).__name__}).") from None
+    if not isinstance(metadata, dict):
+        raise GradeError("submission_metadata.yml is not a mapping of submissions, as Gradescope writes it.")
+    newest: dict[str, tuple[str, Submission]] = {}
+    for key, entry in sorted(metadata.items(), key=lambda item: str(item[0])):
+        folder = root / str(key)
+        if Path(str(key)).name != str(key) or str(key) in (".", "..") or not is_plain_dir(folder):
+            notes.append(f"submission_metadata.yml lists {key!r}, which is not a submission folder beside it; skipped.")
+            continue
+        entry = entry if isinstance(entry, dict) else {}
+        submitters = entry.get(":submitters") or entry.get("submitters") or [{}]
+        created = str(entry.get(":created_at") or entry.get("created_at") or "")
+        for person in submitters:
+            person = person if isinstance(person, dict) else {}
+            fields = {k.lstrip(":"): str(v) for k, v in person.items() if v not in (None, "")}
+            sid = fields.get("sid") or fields.get("email") or str(key)
+            aliases = tuple(v for k, v in fields.items() if k in ("sid", "email", "name") and v != sid)
+            if sid in newest and newest[sid][0] >= created:
+                continue
+            newest[sid] = (created, read_student(sid, folder, exercises, aliases=(*aliases, str(key))))
+    listed = {str(k) for k in metadata}
+    unlisted = [p.name for p in visible(root) if is_plain_dir(p) and p.name not in listed]
+    if unlisted:
+        notes.append(f"Graded {len(unlisted)} folders that submission_metadata.yml does not list, by folder name: "
+                     f"{', '.join(unlisted[:5])}.")
+    return [s for _, s in newest.values()] + [read_student(name, root / name, exercises) for name in unlisted]
