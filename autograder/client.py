@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import arena, codec, sandbox, wording
+from . import arena, codec, ending, sandbox, wording
 from .budget import Budget
 from .checks import call_text
 from .conversation import Conversation, waited
@@ -320,7 +320,7 @@ class StudentModule(Conversation, Scripted):
             if isinstance(self._process, ForkedWorker):
                 self._process.end()
             else:
-                sandbox.kill(self._process)
+                ending.kill(self._process)
             self._process = None
         if self._arena is not None:
             self._arena.close()

@@ -8,7 +8,7 @@ what the student reads (:mod:`autograder.wording`), and ends the worker.
 
 from __future__ import annotations
 
-from . import codec, connection, sandbox, sanitize, stream, wording
+from . import codec, connection, ending, sanitize, stream, wording
 from .problems import StudentTimeout
 
 
@@ -85,7 +85,7 @@ class Conversation:
 
     def _crashed(self, what: str, not_started: str = "") -> Exception:
         process = self._process
-        failure = sandbox.start_failure(process) if process else None
+        failure = ending.start_failure(process) if process else None
         code = process.poll() if process else None
         if process is not None:
             try:  # its stderr is complete once it has exited; one never ready may still be waiting
@@ -93,7 +93,7 @@ class Conversation:
             except Exception:  # noqa: BLE001
                 pass
             code = process.poll()
-            self.last_stderr = sandbox.stderr_tail(process)
+            self.last_stderr = ending.stderr_tail(process)
         self._restart()
         if failure is None and not_started:  # bwrap started, but nothing in it got as far as the student's code
             said = next((line for line in self.last_stderr.splitlines() if line.startswith("bwrap:")), "")

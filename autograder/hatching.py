@@ -24,7 +24,7 @@ import socket
 import subprocess
 from dataclasses import dataclass, field
 
-from . import sandbox
+from . import ending, sandbox
 from .cgroup import WorkerCgroup
 from .zygote import ANSWER_SECONDS, ask
 
@@ -96,7 +96,7 @@ class Hatchery:
             self._control.close()
             self._control = None
         if self._process is not None:
-            sandbox.kill(self._process)  # its pid namespace ends, every student's sandbox in it too
+            ending.kill(self._process)  # its pid namespace ends, every student's sandbox in it too
             self._process = None
 
     def _start(self) -> bool:

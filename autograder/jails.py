@@ -1,6 +1,6 @@
 """The empty folders that process-mode workers are shut in as root (chroot), and those a killed grader left.
 
-A worker's jail is removed when the worker is (``sandbox.kill``); a grader ended by SIGKILL, the
+A worker's jail is removed when the worker is (``ending.kill``); a grader ended by SIGKILL, the
 OOM killer or a power cut cannot. Each jail is named for the process that made it, so a later run
 tells the jails of a grader that is gone from those in use, and removes the first.
 """

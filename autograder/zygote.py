@@ -26,7 +26,7 @@ import subprocess
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from . import sandbox
+from . import ending, sandbox
 from .proctree import cpu_seconds
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ class Zygote:
             self._control.close()
             self._control = None
         if isinstance(self._process, subprocess.Popen):
-            sandbox.kill(self._process)
+            ending.kill(self._process)
         elif self._process is not None:
             self._process.end()
         self._process = None
