@@ -22,7 +22,8 @@ def clip_by_global_norm(grads: list[np.ndarray], max_norm: float) -> tuple[list[
 
     Inputs (passed by position):
         grads: a non-empty list of float arrays, one per layer, of any shapes and ranks (1-D,
-            2-D, 3-D, 4-D, 5-D, mixed), with entries from tiny (1e-150) to huge (1e150).
+            2-D, 3-D, 4-D, 5-D, mixed) and any memory layout (a transposed array, or one in
+            Fortran order, holds the same numbers), with entries from tiny (1e-150) to huge (1e150).
             Neither the list nor any of its arrays may be modified: build new arrays for the
             result (when nothing needs clipping you may return the inputs themselves).
         max_norm: the limit, a positive number (an int such as 1 is allowed too), possibly

@@ -26,9 +26,12 @@ def layer_norm(x: np.ndarray, eps: float = 1e-5, gamma: np.ndarray | None = None
         x: a float64 numpy array with any number of dimensions (a 1-D row of d features, a 2-D
             batch of shape (n, d), a 3-D batch of shape (batch, sequence, d), 4-D, 5-D, ...).
             The last axis holds the d features of one example (d >= 1); every other axis just
-            indexes examples. Values may be zero, tiny (1e-100), huge (1e100) or far from 0.
+            indexes examples. Values may be zero, tiny (1e-100), huge (1e100) or far from 0,
+            in any memory layout (a transposed array, or one in Fortran order, holds the same
+            numbers: take rows along the last axis by index, never in memory order).
         eps: a float >= 0 added to the variance INSIDE the square root (default 1e-5,
-            PyTorch's nn.LayerNorm default); 0.0 means no eps at all.
+            PyTorch's nn.LayerNorm default); 0.0 means no eps at all, and any eps above 0, however
+            tiny (5e-324), is added as it is.
         gamma: None or an array of shape (d,): a scale, one factor per feature.
         beta: None or an array of shape (d,): a shift, one offset per feature.
 

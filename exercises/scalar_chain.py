@@ -20,12 +20,13 @@ def scalar_gradient_chain(depth: int, layer_scale: float) -> float:
 
     Output:
         a float (a Python float; numpy.float64 is one too, but not an int, even at depth 0, and
-        not an array) exactly equal to ``layer_scale ** depth``: the grader compares with ``==``,
-        bit for bit. The contract is the ** operator itself, not the exact mathematical power:
-        a result that differs from ** in the last bit counts as wrong, even if it happens to be
-        closer to the true value. A loop that multiplies step by step rounds at every step
-        (1.1 * 1.1 * 1.1 * 1.1 is not 1.1 ** 4), and numpy.power, repeated squaring and
-        exp/log take other routes; compute the power with ** (or math.pow, which agrees with it).
+        not an array) exactly equal to ``layer_scale ** depth``, bit for bit: the sign of a zero
+        counts too (``(-0.0) ** 3`` is -0.0, not 0.0, though ``-0.0 == 0.0``). The contract is
+        the ** operator itself, not the exact mathematical power: a result that differs from **
+        in the last bit counts as wrong, even if it happens to be closer to the true value. A
+        loop that multiplies step by step rounds at every step (1.1 * 1.1 * 1.1 * 1.1 is not
+        1.1 ** 4), and numpy.power, repeated squaring and exp/log take other routes; compute
+        the power with ** (or math.pow, which agrees with it).
 
     Example:
         >>> scalar_gradient_chain(10, 0.25)

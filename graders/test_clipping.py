@@ -317,6 +317,36 @@ def test_the_input_arrays_are_not_modified(student):
                      "build new arrays.")
 
 
+# The same values in another memory layout: arrays of two or more dimensions stored column by
+# column (Fortran order), as a transposed array is. Code that walks an array in memory order
+# (ravel(order='K')), or writes into a reshape that had to copy, scrambles or loses them.
+LAYOUT_CASES = [(arrays([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), 1.0),                                 # clipped
+                (arrays([[3.0, -1.0], [0.5, 2.0]], np.arange(24.0).reshape(2, 3, 4) / 10 - 1.1, [0.5, 1.5]), 2.0),
+                (arrays([0.25, -0.5], np.arange(12.0).reshape(3, 2, 2) / 4 - 1.3, [[6.0, -2.0, 1.0]]), 1),
+                (arrays([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]], [[0.0, -0.1]]), 10.0),                  # unchanged
+                (arrays(np.arange(6.0).reshape(1, 2, 3) / 10), 5.0)]
+LAYOUT_HINT = ("The arrays may be stored in any memory layout (a transposed array holds its columns one after "
+               "another): scale each array as a whole (grad * scale), never by walking it in memory order or by "
+               "writing into a reshaped view that may be a copy.")
+
+
+def in_fortran_order(grads) -> list:
+    """The same values, every array of two or more dimensions stored in Fortran (column-major) order."""
+    return [np.asfortranarray(g) if g.ndim > 1 else g for g in grads]
+
+
+@pytest.mark.points(1)
+def test_arrays_in_any_memory_layout_are_clipped_alike(student):
+    """Arrays stored in another memory layout (a transposed array, Fortran order) hold the same numbers: they are clipped, or kept, exactly as the same values in numpy's default order."""
+    for grads, max_norm in LAYOUT_CASES:
+        norm = true_norm(grads)
+        expected = [g * (max_norm / norm) for g in grads] if norm > max_norm else grads
+        clipped, got_norm, _ = clip(student, in_fortran_order(grads), max_norm)
+        call = f"{call_text(FUNCTION, grads, max_norm)} with its arrays of 2 or more dimensions in Fortran order"
+        expect_norm(got_norm, norm, call, max_norm)
+        expect_clipped(clipped, expected, call, LAYOUT_HINT)
+
+
 @pytest.mark.points(1)
 def test_all_zero_gradients_return_zeros_without_warning(student):
     """All-zero gradients come back as zeros with norm 0.0: no division by zero, no nan, no warning."""
@@ -469,7 +499,12 @@ def test_matches_reference_on_random_gradients(student, reference, cases):
         clipped, got_norm = expect_promises(student, case)
         call = call_text(FUNCTION, grads, max_norm)
         expect_norm(got_norm, expected_norm, call, max_norm, hint)
-        expect_clipped(clipped, expected, call, hint, atol=1e-12 * max(float(np.max(np.abs(e))) for e in expected))
+        atol = 1e-12 * max(float(np.max(np.abs(e))) for e in expected)
+        expect_clipped(clipped, expected, call, hint, atol=atol)
+        if any(g.ndim > 1 for g in grads):  # and the same values in another memory layout
+            clipped, got_norm, _ = clip(student, in_fortran_order(grads), max_norm)
+            expect_norm(got_norm, expected_norm, call, max_norm, LAYOUT_HINT)
+            expect_clipped(clipped, expected, call, LAYOUT_HINT, atol=atol)
 
     cases.check(clip_calls(), matches, explicit=[
         (arrays(*[[0.35, -0.1]] * 11), 1.0), (arrays(*[[0.5]] * 8, [[0.5]]), 1.0),

@@ -179,6 +179,12 @@ def test_layer_norm_constant_row_is_all_zeros(student):
     check(student, LN, row(5, 5, 5, 5), np.zeros(4), hint)
     batch = np.array([[5.0, 5.0, 5.0, 5.0], [1.0, 2.0, 3.0, 4.0]])
     check(student, LN, batch, np.array([np.zeros(4), (batch[1] - 2.5) / np.sqrt(1.25 + 1e-5)]), hint)
+    # However tiny, eps is not 0: code that rescales a row to dodge overflow, and eps with it, can
+    # round eps to 0 (1e-300 * 2 ** -666) and make 0 / 0 of a large constant row.
+    tiny = ("However tiny eps is (1e-300, even 5e-324), it is not 0: a constant row gives 0 divided by the square root of eps, which is 0. Add eps "
+            "as given; if you rescale the row to keep its squares in range, eps rescaled with it can round to 0.")
+    for value, eps in ((1e100, 1e-300), (-3e50, 5e-324), (7.0, 5e-324), (1e-100, 1e-300)):
+        check(student, LN, row(value, value, value, value), np.zeros(4), tiny, eps)
 
 
 @pytest.mark.points(1)
@@ -451,6 +457,9 @@ def test_rms_norm_all_zero_row_stays_zero(student):
     check(student, RMS, row(0, 0, 0), np.zeros(3), hint)
     batch = np.array([[0.0, 0.0, 0.0], [1.0, 2.0, 2.0]])  # mean of squares 0 and 3
     check(student, RMS, batch, np.array([np.zeros(3), batch[1] / np.sqrt(3.0 + 1e-6)]), hint)
+    for eps in (1e-300, 5e-324):  # however tiny, eps is not 0
+        check(student, RMS, row(0, 0, 0), np.zeros(3),
+              "However tiny eps is, it is not 0: an all-zero row gives 0 divided by the square root of eps, which is 0. Add eps as given.", eps)
 
 
 @pytest.mark.points(1)

@@ -56,3 +56,22 @@ def test_a_public_check_names_the_call_that_raised_and_a_hidden_one_never_does(c
     public = next(t for t in tests if t["name"] == "test_ten_residual_blocks_keep_1_28")
     assert public["message"].startswith("residual_chain_gradient(10, 0.025, residual=True) raised TypeError: "), public
     assert all("0.025" not in t["message"] and "residual=" not in t["message"] for t in tests if t["visibility"] == "hidden")
+
+
+def test_a_named_kind_refused_by_an_identity_comparison_is_told_to_compare_with_equals(capsys, tmp_path):
+    """`kind is "he"` holds in the student's REPL and fails for the grader's equal string: the
+    refusal must say why, or it looks impossible to reproduce."""
+    (tmp_path / "init_std.py").write_text(
+        "import math\n\n\ndef init_std(kind, fan_in, fan_out):\n"
+        "    if kind is 'he':\n        return math.sqrt(2 / fan_in)\n"
+        "    if kind is 'xavier':\n        return math.sqrt(2 / (fan_in + fan_out))\n"
+        "    raise ValueError(kind)\n", encoding="utf-8")
+    results = tmp_path / "results.json"
+    run(capsys, "check", str(tmp_path), "--exercise", "init_std", "--isolation", "process", "--seed", "5",
+        "--json", str(results), "--student-view")
+    tests = json.loads(results.read_text())["students"][0]["exercises"][0]["tests"]
+    he = next(t for t in tests if t["name"] == "test_he_std_for_fan_in_50_is_0_2")
+    assert he["message"].startswith("init_std('he', 50, 50) raised ValueError"), he
+    assert "compare kind with ==" in he["hint"] and "'is' compares objects" in he["hint"], he
+    refused = next(t for t in tests if t["name"] == "test_unknown_kind_raises_value_error")
+    assert refused["status"] == "passed", refused
