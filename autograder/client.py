@@ -53,6 +53,7 @@ class CallResult:
     warnings: tuple = ()
     args_after: list | None = None
     kwargs_after: dict | None = None
+    size: int = 0  # bytes of the reply as it crossed: what keeping this result may cost (probes.py)
 
 
 @dataclass
@@ -116,7 +117,7 @@ class StudentModule(Conversation, Scripted):
                 answered = self._fed(key) if fed else None
                 if answered is not None:
                     scripted, body, seen = answered
-                    reply = self._read_scripted(body, scripted.request_id, what)
+                    reply, size = self._read_scripted(body, scripted.request_id, what), len(body)
                 else:
                     if fed:  # it left the script: a call like any other from here
                         self._check_time_left()
@@ -127,6 +128,7 @@ class StudentModule(Conversation, Scripted):
                     raw: list = []
                     reply = self._exchange(request, self.limits.call_timeout, what, retried=attempt == 2, raw=raw)
                     seen = self._arena.read(slots)
+                    size = len(raw[1]) if len(raw) > 1 else 0
                     done = Call(key, function, raw[0], request["id"], return_args, tuple(slots))
                     self._history.append(done)
                     self._ran += 1
@@ -144,10 +146,10 @@ class StudentModule(Conversation, Scripted):
             if isinstance(problem, StudentRaised):  # name the call that raised (public checks only show it)
                 problem.public_message = problem.message.replace(f"{function}()", call_text(function, *args, **kwargs), 1)
             raise problem
-        return self._result(reply, args, kwargs, return_args, slots, where, seen, function)
+        return self._result(reply, args, kwargs, return_args, slots, where, seen, function, size)
 
     def _result(self, reply: dict, args: tuple, kwargs: dict, return_args: bool, slots: list, where: dict,
-                seen: tuple, function: str) -> CallResult:
+                seen: tuple, function: str, size: int = 0) -> CallResult:
         from .draws import decode_logs  # numpy's Generator: imported where a reply is first read (codec.Later)
 
         started, tally = time.monotonic(), codec.Tally(MAX_REPLY_ARRAYS)
@@ -163,6 +165,7 @@ class StudentModule(Conversation, Scripted):
                 kwargs_after=arena.after_call(dict(kwargs), codec.decode(reply["kwargs_after"], shared=resolve,
                                                                          tally=tally),
                                               where, slots, observed) if return_args else None,
+                size=size,
             )
             if return_args:
                 _check_arguments_after(result, args, kwargs)

@@ -18,6 +18,11 @@ from .problems import StudentRaised
 
 PER_CHECK = 40  # the first calls of each check, and its latest: enough for matching, bounded in memory
 TOTAL = 1200
+# Bytes of replies kept, per reply and in all: a worker may pad each reply up to the frame limit
+# (a draw log of 30 MiB strings, with every answer right), and 1,200 of those kept would take the
+# grader's memory and its classmates' grades with it. An honest reply is a few KiB.
+PROBE_BYTES = 1 << 20
+KEPT_BYTES = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,7 @@ class Probe:
     kwargs: dict
     return_args: bool
     outcome: Outcome
+    size: int = 0  # bytes of the reply it was read from
 
 
 def builtin_ancestor(mro: tuple[str, ...]) -> str:
@@ -53,6 +59,7 @@ class RecordingModule(StudentModule):
     hidden: bool = False
     _counts: dict = field(default_factory=dict)
     _latest: dict = field(default_factory=dict)  # check -> where its call past the first PER_CHECK is kept
+    _kept_bytes: int = 0
 
     def call(self, function: str, *args, return_args: bool = False, **kwargs):
         keep = bool(self.check) and (len(self.probes) < TOTAL or self.check in self._latest)
@@ -63,19 +70,22 @@ class RecordingModule(StudentModule):
             if keep:
                 self._keep(function, sent, return_args, Outcome(raised=(exc.exc_type, builtin_ancestor(exc.exc_mro))))
             raise
-        if keep:
+        if keep and result.size <= PROBE_BYTES and self._kept_bytes + result.size <= KEPT_BYTES:
             self._keep(function, sent, return_args,
                        Outcome(value=result.value, draws=result.draws, args_after=result.args_after,
-                               kwargs_after=result.kwargs_after, warned=bool(result.warnings)))
+                               kwargs_after=result.kwargs_after, warned=bool(result.warnings)), result.size)
         return result
 
-    def _keep(self, function: str, sent: tuple, return_args: bool, outcome: Outcome) -> None:
+    def _keep(self, function: str, sent: tuple, return_args: bool, outcome: Outcome, size: int = 0) -> None:
         count = self._counts[self.check] = self._counts.get(self.check, 0) + 1
-        probe = Probe(self.check, self.hidden, function, sent[0], sent[1], return_args, outcome)
+        probe = Probe(self.check, self.hidden, function, sent[0], sent[1], return_args, outcome, size)
+        self._kept_bytes += size
         if count <= PER_CHECK:
             self.probes.append(probe)
         elif self.check in self._latest:  # past the first ones only the latest is kept: the call a
-            self.probes[self._latest[self.check]] = probe  # failed check stopped at (diagnose.select)
+            replaced = self._latest[self.check]  # failed check stopped at (diagnose.select)
+            self._kept_bytes -= self.probes[replaced].size
+            self.probes[replaced] = probe
         else:
             self._latest[self.check] = len(self.probes)
             self.probes.append(probe)
