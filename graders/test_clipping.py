@@ -245,7 +245,7 @@ def test_above_the_limit_the_combined_length_becomes_max_norm(student):
 
 @pytest.mark.points(2)
 def test_every_array_is_scaled_by_the_same_factor(student):
-    """Clipping keeps the direction: every array is its input times one common positive factor, whatever its rank (1-D to 5-D) and place in the list."""
+    """Clipping above the limit keeps the direction: every array is its input times one common positive factor below 1, whatever its rank (1-D to 5-D) and place in the list."""
     cases = [
         (arrays([[3.0, 0.0], [0.0, 4.0]], [0.5, -0.5, 0.5, -0.5], [[[1.0, -1.0, 2.0]], [[0.0, 1.0, -1.0]]]), 2.0),
         (arrays([0.1, 0.2], [[30.0, -40.0]]), 10.0),
@@ -269,6 +269,10 @@ def test_every_array_is_scaled_by_the_same_factor(student):
         if factors[0] <= 0:
             fail(f"{call} multiplied the arrays by {factors[0]:.6g}; the factor must be positive.",
                  "Clipping shrinks the gradient but keeps its sign and direction.")
+        if math.isclose(factors[0], 1.0, rel_tol=RTOL):  # every case here is over its limit
+            fail(f"{call} returned the arrays unscaled, although their combined length {true_norm(grads)!r} is above "
+                 f"max_norm={max_norm!r}; expected them all scaled down by one common factor.",
+                 "Above the limit every array is multiplied by the same factor, max_norm / norm, which is below 1.")
 
 
 @pytest.mark.points(2)

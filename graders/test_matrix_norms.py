@@ -266,12 +266,22 @@ def test_uses_the_passed_in_rng(student):
                  "inside the function ignore it.")
 
 
+def drawn_at_all(log, call, depth: int) -> list:
+    """The draws of a call with layers, which must have drawn something: a check on how the weights
+    are drawn gives no point to code that draws none."""
+    draws = read_draws(log, call)
+    if not draws:
+        fail(f"{call} drew nothing from rng; expected {depth} weight matrices drawn from it.",
+             "Draw every layer's weight matrix from the rng you are given, with rng.normal or rng.standard_normal.")
+    return draws
+
+
 @pytest.mark.points(1)
 def test_draws_from_a_normal_distribution_with_mean_zero(student):
-    """Every draw on rng is rng.normal or rng.standard_normal, centred at 0."""
+    """Every layer's weights are drawn from rng, with rng.normal or rng.standard_normal, centred at 0."""
     for depth, dim, std, seed in ((3, 4, 0.5, 71), (5, 8, 0.1, 72)):
         _, log, call = run(student, depth, dim, std, seed)
-        for draw in read_draws(log, call):
+        for draw in drawn_at_all(log, call, depth):
             if draw["method"] not in NORMAL_METHODS:
                 fail(f"{call} drew with rng.{draw['method']}; the weights must be drawn with rng.normal or "
                      "rng.standard_normal.",
@@ -285,10 +295,10 @@ def test_draws_from_a_normal_distribution_with_mean_zero(student):
 
 @pytest.mark.points(1)
 def test_weights_use_the_std_not_the_variance(student):
-    """rng.normal is given weight_std as its scale (a standard deviation), not weight_std ** 2."""
+    """The weights are drawn from rng, and rng.normal is given weight_std as its scale (a standard deviation), not weight_std ** 2."""
     for depth, dim, std, seed in ((3, 4, 0.5, 81), (2, 8, 0.1, 82), (2, 5, 3.0, 83)):
         _, log, call = run(student, depth, dim, std, seed)
-        for draw in read_draws(log, call):
+        for draw in drawn_at_all(log, call, depth):
             if draw["method"] != "normal":
                 continue
             scale = np.asarray(draw["scale"])

@@ -397,11 +397,12 @@ def expect_inputs_unchanged(student, function, x, **kwargs):
         if not unchanged(result.kwargs_after[name], value):
             fail(f"{call} changed its argument {name} to {show(result.kwargs_after[name])}; "
                  f"it must be left as {show(value)}.", hint)
+    expect_array(result.value, x.shape, call)  # the result in a new array: doing nothing earns no point
 
 
 @pytest.mark.points(1)
 def test_layer_norm_leaves_its_input_unchanged(student):
-    """layer_norm never modifies the x, gamma or beta it is given."""
+    """layer_norm returns a new array of x's shape and never modifies the x, gamma or beta it is given."""
     expect_inputs_unchanged(student, LN, ROWS[0])
     expect_inputs_unchanged(student, LN, ROWS[:3])
     expect_inputs_unchanged(student, LN, ROWS.reshape(2, 2, 4), gamma=GAMMA, beta=BETA)
@@ -527,7 +528,7 @@ def test_rms_norm_keeps_the_shape_and_float64(student):
 
 @pytest.mark.points(1)
 def test_rms_norm_leaves_its_input_unchanged(student):
-    """rms_norm never modifies the x or gamma it is given."""
+    """rms_norm returns a new array of x's shape and never modifies the x or gamma it is given."""
     expect_inputs_unchanged(student, RMS, ROWS[0])
     expect_inputs_unchanged(student, RMS, ROWS[:3])
     expect_inputs_unchanged(student, RMS, ROWS.reshape(2, 2, 4), gamma=GAMMA)
