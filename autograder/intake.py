@@ -145,7 +145,7 @@ def read_submissions(source: Path, work: Path, exercises: tuple[str, ...]) -> In
         root = work / "unpacked"
         root.mkdir(parents=True)
         try:
-            count = extract_zip(source, root)
+            count = extract_zip(source, root).files
         except UnsafeArchive as error:
             raise GradeError(f"{source} was not unpacked: {error}.") from None
         notes.append(f"Unpacked {count} files from {source.name}.")

@@ -13,12 +13,15 @@ Anything else is the kit's own layout, one folder per student (:mod:`autograder.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
+from typing import BinaryIO
 
-from .archive import UnsafeArchive, ZipLimits, extract_zip
+from .archive import ArchiveTooLarge, UnsafeArchive, ZipLimits, extract_zip
 from .errors import GradeError
 from .intake import Submission, is_plain_dir, read_student, visible
 from .submission import plain_file
@@ -63,25 +66,60 @@ def read_classroom(root: Path, exercises: tuple[str, ...]) -> list[Submission]:
     return [read_student(p.name[len(prefix):] or p.name, p, exercises, aliases=(p.name,)) for p in folders]
 
 
+# All of one student's zips together: six exercise files of at most 1 MiB each fit many times over,
+# and a handful of small zips cannot fill the grader's disk (each alone may unpack to the 512 MiB
+# the instructor's class zip may). Past it, their further zips are not unpacked.
+STUDENT_ZIPS = ZipLimits(max_total_bytes=64 << 20)
+_OVER_BUDGET = (f"a student's zips may unpack to {STUDENT_ZIPS.max_total_bytes >> 20} MiB and "
+                f"{STUDENT_ZIPS.max_members} files in all, and yours pass that")
+
+
 def _unpack_student_zips(folder: Path) -> tuple[str, ...]:
-    """A student who handed in a zip: unpack it in place (safely); a bad zip is said, not fatal."""
+    """A student who handed in zips: each unpacked in place (safely), all within one budget,
+    :data:`STUDENT_ZIPS`; a bad zip, or one past the budget, is said, not fatal."""
     notices = []
+    left = STUDENT_ZIPS
     for archive in [p for p in visible(folder) if p.suffix.lower() == ".zip" and os.path.isfile(p)]:
-        target = folder / archive.stem
-        try:
-            target.mkdir()
-            extract_zip(archive, target)
-            notices.append(f"Unpacked your {archive.name}.")
-        except (UnsafeArchive, OSError) as error:
-            shutil.rmtree(target, ignore_errors=True)
-            notices.append(f"Your {archive.name} was not unpacked: {error}.")
+        notice, left = _unpack_student_zip(archive, folder / archive.stem, left)
+        notices.append(notice)
         archive.unlink()
     return tuple(notices)
 
 
-def read_canvas(root: Path, work: Path, exercises: tuple[str, ...], notes: list[str]) -> list[Submission]:
+def _unpack_student_zip(archive: Path, target: Path, left: ZipLimits) -> tuple[str, ZipLimits]:
+    """One zip unpacked within what is ``left`` of its student's budget: the notice, and what is left.
+    What a refused zip wrote before it stopped (and was removed) counts too, so no number of zips
+    unpacks more than the budget between them."""
+    if left.max_total_bytes <= 0 or left.max_members <= 0:
+        return f"Your {archive.name} was not unpacked: {_OVER_BUDGET}.", left
+    try:
+        target.mkdir()
+    except OSError:  # a file of the student's by that name, or a zip named as another ('a.zip', 'a.ZIP')
+        return f"Your {archive.name} was not unpacked: something named {target.name} is already there.", left
+    try:
+        done = extract_zip(archive, target, left)
+        notice = f"Unpacked your {archive.name}."
+    except ArchiveTooLarge:
+        shutil.rmtree(target, ignore_errors=True)
+        return f"Your {archive.name} was not unpacked: {_OVER_BUDGET}.", replace(left, max_total_bytes=0)
+    except UnsafeArchive as error:
+        shutil.rmtree(target, ignore_errors=True)
+        done, notice = error.unpacked, f"Your {archive.name} was not unpacked: {error}."
+    return notice, replace(left, max_members=left.max_members - done.files,
+                           max_total_bytes=left.max_total_bytes - done.bytes)
+
+
+def _plain_name(name: str) -> bool:
+    """A name that is one file's in the student's folder: not '.', '..', empty, or a path."""
+    return name not in ("", ".", "..") and "/" not in name and "\0" not in name
+
+
+def _list_canvas(root: Path, notes: list[str]) -> tuple[dict, dict, dict[str, list[str]]]:
+    """Canvas's flat files by student: each name's newest file, the student's Canvas id and
+    lateness, and the names Canvas kept that no file in a folder can have."""
     chosen: dict[str, dict[str, tuple[tuple[int, int], Path, str]]] = {}
     info: dict[str, tuple[str, bool]] = {}
+    strange: dict[str, list[str]] = {}
     ignored = []
     for path in visible(root):
         match = CANVAS_NAME.match(path.name) if os.path.isfile(path) and not os.path.islink(path) else None
@@ -89,6 +127,9 @@ def read_canvas(root: Path, work: Path, exercises: tuple[str, ...], notes: list[
             ignored.append(path.name)
             continue
         who, name = match["who"], match["file"]
+        if not _plain_name(name):  # '..' would be copied onto the class's folder, '.' onto the student's
+            strange.setdefault(who, []).append(name)
+            continue
         original = name
         resubmission = _RESUBMISSION.match(name)
         number = int(resubmission["n"]) if resubmission else 0
@@ -103,15 +144,25 @@ def read_canvas(root: Path, work: Path, exercises: tuple[str, ...], notes: list[
     if ignored:
         notes.append(f"Ignored {len(ignored)} entries that are not named as Canvas names submissions: "
                      f"{', '.join(ignored[:5])}{' ...' if len(ignored) > 5 else ''}.")
+    alone = sorted(who for who in strange if who not in chosen)  # no row to tell them in
+    if alone:
+        notes.append(f"Ignored the Canvas files of {', '.join(alone)}, as none is named as a file can be "
+                     f"({', '.join(repr(name) for who in alone for name in strange[who])}).")
+    return chosen, info, strange
+
+
+def read_canvas(root: Path, work: Path, exercises: tuple[str, ...], notes: list[str]) -> list[Submission]:
+    chosen, info, strange = _list_canvas(root, notes)
     submissions = []
     for who, files in sorted(chosen.items()):
         folder = work / "canvas" / who
         folder.mkdir(parents=True)
-        notices = []
+        notices = [f"Canvas kept a file of yours as {name!r}, which no file can be named; it was ignored."
+                   for name in strange.get(who, ())]
         for name, (rank, path, original) in sorted(files.items()):
-            if not _copy_plain_file(path, folder / Path(name).name):
-                notices.append(f"{original} changed while the class was read (it is no longer a plain file); "
-                               "it was not graded.")
+            problem = _copy_plain_file(path, folder / name)
+            if problem:
+                notices.append(f"{original} {problem}; it was not graded.")
                 continue
             if rank[1]:
                 notices.append(f"Canvas held resubmissions of {name}; the newest ({original}) was graded.")
@@ -123,22 +174,39 @@ def read_canvas(root: Path, work: Path, exercises: tuple[str, ...], notes: list[
     return submissions
 
 
-def _copy_plain_file(path: Path, target: Path) -> bool:
+_CHANGED = "changed while the class was read (it is no longer a plain file)"
+
+
+def _copy_plain_file(path: Path, target: Path) -> str | None:
     """Copy a file listed as a plain one, if it still is (:func:`~autograder.submission.plain_file`):
     a link swapped in since, to a classmate's file or the reference, is never followed. At most what
-    a zip may hold, plus one byte: a larger file is refused for its size, whatever it is."""
+    a zip may hold, plus one byte: a larger file is refused for its size, whatever it is.
+
+    Never raises: returns why the file was not copied (words to follow its name), or None."""
     try:
         with plain_file(path) as source:
-            if source is None:
-                return False
-            left = ZipLimits().max_total_bytes + 1
-            with open(target, "wb") as copy:
-                while left > 0 and (chunk := source.read(min(left, 1 << 20))):
-                    copy.write(chunk)
-                    left -= len(chunk)
+            return _CHANGED if source is None else _write_copy(source, target)
     except OSError:
-        return False
-    return True
+        return _CHANGED
+
+
+def _write_copy(source: BinaryIO, target: Path) -> str | None:
+    """``source`` copied to the new file ``target``, or why not; a copy that fails part way is
+    removed, so a truncated file is never graded as the student's."""
+    made = False
+    try:
+        with open(target, "xb") as copy:
+            made = True
+            left = ZipLimits().max_total_bytes + 1
+            while left > 0 and (chunk := source.read(min(left, 1 << 20))):
+                copy.write(chunk)
+                left -= len(chunk)
+    except OSError as error:
+        if made:
+            with contextlib.suppress(OSError):
+                target.unlink()
+        return f"could not be copied for grading ({error.strerror or type(error).__name__})"
+    return None
 
 
 def read_gradescope(root: Path, exercises: tuple[str, ...], notes: list[str]) -> list[Submission]:

@@ -225,3 +225,92 @@ def test_near_miss_replaces_not_submitted_in_the_report():
 def test_nothing_to_read_is_one_sentence(tmp_path):
     with pytest.raises(GradeError, match="neither a folder"):
         read_submissions(tmp_path / "nope.zip", tmp_path / "work", EXERCISES)
+
+
+def test_a_canvas_name_that_no_file_can_have_is_ignored_and_said(tmp_path):
+    """Canvas keeps a student's upload named '..' as 'mallory_1001_2000_..': copied as it was, it would
+    land on the class's folder ('.' on the student's own). It is ignored, and said to the student, or
+    to the instructor where the student handed in nothing else."""
+    root = write(tmp_path / "canvas", {"mallory_1001_2000_..": CODE, "mallory_1001_2000_.": CODE,
+                                       "mallory_1001_2000_init_std.py": CODE, "alice_1002_3000_init_std.py": CODE,
+                                       "eve_1003_4000_..": CODE})
+    intake = read_submissions(root, tmp_path / "work", EXERCISES)
+    students = by_id(intake)
+    assert sorted(students) == ["alice", "mallory"]
+    mallory = students["mallory"]
+    assert [n for n in mallory.notices if n.startswith("Canvas kept")] == [
+        "Canvas kept a file of yours as '.', which no file can be named; it was ignored.",
+        "Canvas kept a file of yours as '..', which no file can be named; it was ignored."]
+    assert sorted(p.name for p in mallory.folder.iterdir()) == ["init_std.py"]
+    assert sorted(p.name for p in (tmp_path / "work" / "canvas").iterdir()) == ["alice", "mallory"]
+    assert "Ignored the Canvas files of eve, as none is named as a file can be ('..')." in intake.notes
+    assert (students["alice"].folder / "init_std.py").read_text() == CODE
+
+
+def test_a_canvas_copy_that_cannot_be_written_is_said_and_leaves_no_part_behind(tmp_path, monkeypatch):
+    """The target's side failing (a full disk part way through, a folder in the way) costs that file
+    alone: never an exception, and never a truncated copy graded as the student's."""
+    import errno
+    import autograder.lms as lms_module
+    source = tmp_path / "mallory_1001_2000_init_std.py"
+    source.write_text(CODE * 1000)
+    (tmp_path / "in_the_way").mkdir()
+    assert lms_module._copy_plain_file(source, tmp_path / "in_the_way").startswith("could not be copied for grading")
+    assert lms_module._copy_plain_file(source, tmp_path / "no" / "such" / "folder.py").startswith("could not be")
+
+    class FullDisk:
+        def __init__(self, real):
+            self.real = real
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.real.close()
+
+        def write(self, chunk):
+            self.real.write(chunk[:10])
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    real_open = open
+    monkeypatch.setattr(lms_module, "open", lambda path, mode: FullDisk(real_open(path, mode)), raising=False)
+    target = tmp_path / "copy.py"
+    assert lms_module._copy_plain_file(source, target) == "could not be copied for grading (No space left on device)"
+    assert not target.exists()
+    root = write(tmp_path / "canvas", {"mallory_1001_2000_init_std.py": CODE})
+    mallory = by_id(read_submissions(root, tmp_path / "work", EXERCISES))["mallory"]
+    assert "init_std.py could not be copied for grading (No space left on device); it was not graded." in mallory.notices
+    assert list(mallory.folder.iterdir()) == []
+
+
+def test_a_canvas_students_zips_share_one_budget(tmp_path):
+    """Each zip within the class zip's 512 MiB, yet together past what one student may unpack: the
+    zip that passes the budget is refused, and every zip after it, even a small one."""
+    budget = 64 << 20
+    root = tmp_path / "canvas"
+    root.mkdir()
+    part = budget * 2 // 5  # two fit, the third passes the budget
+    for number in range(3):
+        with zipfile.ZipFile(root / f"mallory_1001_200{number}_part{number}.zip", "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr(f"big{number}.bin", bytes(part))
+    zipped(root / "mallory_1001_2003_part3.zip", {"init_std.py": CODE})
+    (root / "alice_1002_3000_init_std.py").write_text(CODE)
+    zipped(root / "alice_1002_3000_hw.zip", {"residual.py": CODE})
+    students = by_id(read_submissions(root, tmp_path / "work", EXERCISES))
+    mallory = students["mallory"]
+    over = "a student's zips may unpack to 64 MiB and 5000 files in all, and yours pass that."
+    assert mallory.notices == ("Unpacked your part0.zip.", "Unpacked your part1.zip.",
+                               f"Your part2.zip was not unpacked: {over}", f"Your part3.zip was not unpacked: {over}")
+    assert sorted(p.name for p in mallory.folder.iterdir()) == ["part0", "part1"]
+    on_disk = sum(p.stat().st_size for p in mallory.folder.rglob("*") if p.is_file())
+    assert on_disk <= budget
+    assert (students["alice"].folder / "hw" / "residual.py").read_text() == CODE
+
+
+def test_a_canvas_students_zips_share_one_file_count(tmp_path):
+    root = tmp_path / "canvas"
+    root.mkdir()
+    for number in range(2):  # 2,600 files each: one fits, two pass the 5,000
+        zipped(root / f"mallory_1001_200{number}_many{number}.zip", {f"f{i}.txt": "" for i in range(2600)})
+    notices = by_id(read_submissions(root, tmp_path / "work", EXERCISES))["mallory"].notices
+    assert notices[0] == "Unpacked your many0.zip." and notices[1].startswith("Your many1.zip was not unpacked: a student")
