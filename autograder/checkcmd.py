@@ -142,10 +142,13 @@ def _graded_fully(args: argparse.Namespace, student_id: str, folder: Path, exerc
 
 def _merged(answered: StudentResult, graded: StudentResult, course) -> StudentResult:
     """One result from the exercises the quick way answered and those the full way graded, in the
-    course's order; the full way's status and message stand (a failure of the grader, say)."""
+    course's order; the full way's status and message stand (a failure of the grader, say), all but
+    its "empty", which speaks of the exercises left to it alone: the folder is empty only where the
+    answered ones are too, as one run of every exercise would say."""
     by_name = {e.name: e for e in (*answered.exercises, *graded.exercises)}
+    said = answered if graded.status == "empty" else graded
     return student_result(graded.id, tuple(by_name[e.name] for e in course if e.name in by_name),
-                          graded.status, graded.message)
+                          said.status, said.message)
 
 
 def _load_reporting() -> None:

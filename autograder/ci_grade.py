@@ -23,6 +23,8 @@ from .classroom import classroom_result, encode_result
 from .errors import GradeError
 from .intake import match_near_misses
 from .model import batch_from_dict, load_course
+from .render.documents import escape_markdown
+from .render.inert import shown_name
 from .scratch import scratch
 from .summary import append_text
 
@@ -47,8 +49,8 @@ def take_exercises(repo: Path, head: str, folder: str, names: tuple[str, ...], t
     everything = [e.split(b"\t", 1) for e in _git(repo, "ls-tree", "-z", commit, f"{folder}/").split(b"\0") if e]
     present = {Path(path.decode(errors="replace")).name for _meta, path in everything}
     blobs = [Path(path.decode(errors="replace")).name for meta, path in everything if meta.split()[1] == b"blob"]
-    notes = [f"Found {folder}/{found} but no {folder}/{exercise}.py; it looks like this exercise under another "
-             f"name, so it was not graded: rename it {exercise}.py."
+    notes = [f"Found {folder}/{shown_name(found)} but no {folder}/{exercise}.py; it looks like this exercise under "
+             f"another name, so it was not graded: rename it {exercise}.py."
              for exercise, found in match_near_misses(blobs, present, names)]
     for entry in filter(None, listing.split(b"\0")):
         meta, path = entry.split(b"\t", 1)
@@ -93,7 +95,9 @@ def main(argv: list[str] | None = None) -> int:
             code = cli.main([*check, *(["--seed", args.seed] if args.seed else [])])
             if code not in (0, 1, cli.Exit.INCOMPLETE):
                 return code
-            body = "\n".join([MARKER, *(f"> {n}\n" for n in notes), report.read_text(encoding="utf-8")])
+            # The notes name the pull request's files: Markdown, a mention or a comment in a name stays text.
+            quoted = [f"> {escape_markdown(note)}\n" for note in notes]
+            body = "\n".join([MARKER, *quoted, report.read_text(encoding="utf-8")])
             student = batch_from_dict(json.loads(result.read_text(encoding="utf-8"))).students[0]
     except GradeError as error:
         sys.stderr.write(f"error: {error}\n")

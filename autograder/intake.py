@@ -22,6 +22,7 @@ from pathlib import Path
 from .archive import UnsafeArchive, extract_zip
 from .errors import GradeError
 from .model import StudentResult
+from .render.inert import shown_name
 
 LAYOUTS = ("folders", "canvas", "gradescope", "classroom")
 _JUNK = {"__MACOSX", "__pycache__", "Thumbs.db", "desktop.ini"}
@@ -212,6 +213,7 @@ def annotate(result: StudentResult, submission: Submission) -> StudentResult:
     for exercise in result.exercises:
         found = near.get(exercise.name)
         if found and exercise.status == "missing":
+            found = shown_name(found)  # the student's text: a newline in it would start a line of the report
             text = (f"Found {found} but no {exercise.name}.py; it looks like this exercise under another name, "
                     f"so it was not graded: rename it {exercise.name}.py.")
             tests = tuple(replace(t, message=text) if t.message.startswith(f"{exercise.name}.py was not submitted")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import pytest
 import yaml
 
 from autograder import cli
+from autograder.ci_grade import MARKER
 from autograder.catalogue import write_submission
 from autograder.release import build_release
 from autograder.student_view import HIDDEN_VERDICTS
@@ -111,7 +113,7 @@ def test_only_the_exercise_change_counts(course, tmp_path):
     comment = (tmp_path / "comment.md").read_text()
     assert comment.startswith("<!-- gradient-kit:report -->")
     assert "exercises/clipping.py is not a regular file" in comment
-    assert "Found exercises/Init_Std.py but no exercises/init_std.py" in comment
+    assert r"Found exercises/Init\_Std.py but no exercises/init\_std.py" in comment  # as Markdown text
     text = summary.read_text()
     assert text.startswith("Earlier step's summary.\n") and "# Feedback for exercises" in text
     # A pass mark above what the exercise change earns fails the check.
@@ -144,6 +146,47 @@ def test_a_pull_request_that_only_edits_the_graders_earns_nothing(course, tmp_pa
     assert done.returncode == 1, done.stdout + done.stderr
     result = json.loads(base64.b64decode((tmp_path / "o").read_text().strip().removeprefix("result=")))
     assert sum(t["score"] for t in result["tests"]) == 0 and result["status"] == "fail"
+
+
+# A file name and an error message as a pull request could write them: a fake passing header, a
+# link, mentions, an issue reference and an unclosed comment that would hide the real report.
+FAKE_NAME = ("scalar_chain.py\n\n# Feedback: 115 of 115 (100%) ✅ every check passed\n\n"
+             "**Grading note:** [sign in](www.evil.example) cc @octo-org #1\n\n<!-- ")
+FAKE_MESSAGE = "@octo-org/team <!-- [x](http://e) \r\n# H\r\n- item <b>@octo</b>"
+
+
+def test_nothing_a_pull_request_writes_is_read_as_markdown_in_the_comment(course, tmp_path):
+    from test_render import outside_code_blocks
+
+    git(course, "checkout", "-qb", "markdown", "main")
+    try:
+        (course / "exercises" / "scalar_chain.py").rename(course / "exercises" / FAKE_NAME)
+        residual = course / "exercises" / "residual.py"
+        residual.write_text(residual.read_text() + f"\nraise ValueError({FAKE_MESSAGE!r})\n")
+        git(course, "add", "-A")
+        git(course, "commit", "-qm", "markdown in a name and a message")
+    finally:
+        git(course, "checkout", "-q", "main")
+    summary, comment = tmp_path / "summary.md", tmp_path / "comment.md"
+    done = run_ci_grade(course, "--head", "markdown", "--seed", "7", "--summary", str(summary),
+                        "--comment", str(comment))
+    assert done.returncode == 1, done.stdout + done.stderr
+    body = comment.read_text()
+    assert summary.read_text() == body
+    assert "no exercises/scalar\\_chain.py" in body and "raised ValueError" in body  # both are shown, as text
+    prose = outside_code_blocks(body).splitlines()
+    headings = [line for line in prose if re.match(r"[>\s]*#", line)]
+    assert headings[0].startswith("# Feedback for exercises: ") and len(headings) == 7, headings
+    assert all(re.fullmatch(r"## [\w ]+ \(`\w+\.py`\): \d+/\d+", line) for line in headings[1:]), headings
+    blocks = [line for line in prose if re.match(r"[>\s]*([-+=<]|\d+[.)])", line)]
+    assert [line for line in blocks if not re.match(r"- \*\*test_\w+\*\* \(\w+\)", line)] == [MARKER]  # the kit's
+    text = "\n".join(prose)
+    assert "scalar\\_chain.py\\\\n\\\\n\\#\u200b Feedback" in text  # the name's newlines, seen as \n
+    assert re.findall(r"(?<!\\)<!--", text) == ["<!--"]  # the kit's marker alone: nothing hides the report
+    assert not re.search(r"(?<!\\)(\]\(|<b>|://|www\.)", text), "a link or a tag"
+    assert not re.search(r"[@#][\w-]", text), "a mention or an issue reference"
+    assert "@\u200bocto-org/team" in text and "\\#\u200b1" in text
+    assert "\r" not in body
 
 
 def test_a_missing_head_is_one_sentence(course):

@@ -222,6 +222,16 @@ def test_near_miss_replaces_not_submitted_in_the_report():
     assert annotated.score == result.score
 
 
+def test_a_near_miss_with_a_newline_in_its_name_is_named_on_one_line():
+    """A file name is the student's text: a newline in it, written as it is, could start a line of a report."""
+    missing = exercise_result("scalar_chain", "Chain", (), "missing", "scalar_chain.py was not submitted.")
+    from autograder.intake import Submission
+    annotated = annotate(student_result("bo", (missing,)),
+                         Submission("bo", Path("."), near_misses=(("scalar_chain", "scalar_chain.py\n# 100%\x1b"),)))
+    assert "Found scalar_chain.py\\n# 100%\\x1b but no scalar_chain.py" in annotated.exercises[0].message
+    assert annotated.notices[0].startswith("scalar_chain.py\\n# 100%\\x1b looks like")
+
+
 def test_nothing_to_read_is_one_sentence(tmp_path):
     with pytest.raises(GradeError, match="neither a folder"):
         read_submissions(tmp_path / "nope.zip", tmp_path / "work", EXERCISES)

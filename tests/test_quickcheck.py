@@ -177,3 +177,16 @@ def test_the_full_way_has_only_what_the_quick_way_left_of_the_submission_budget(
     assert code == 1 and cache == [("clipping",)]
     assert len(given) == 1 and (given[0] >= 1.5) == charged, given
     capsys.readouterr()
+
+
+def test_a_folder_missing_one_file_is_reported_the_same_on_its_second_check(tmp_path, cache, capsys):
+    """The second check answers the five files the quick way and grades only the missing one the full
+    way; that one alone holds no exercise file, but the folder does: it is graded, not empty."""
+    folder = tmp_path / "student"
+    shutil.copytree(SOLUTIONS, folder)
+    (folder / "scalar_chain.py").unlink()
+    _, first = check(folder, "--no-scripts")
+    _, second = check(folder)
+    assert cache == [(), ("scalar_chain",)]
+    assert second == first and first["status"] == "graded" and first["message"] == ""
+    capsys.readouterr()

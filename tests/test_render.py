@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 from autograder.model import (BatchResult, CheckResult, Output, batch_from_dict, exercise_result,
                               student_result, to_dict)
@@ -65,6 +66,26 @@ def test_markdown_neutralizes_links_html_and_table_breaks():
     text = escape_markdown(HOSTILE)
     assert "<script>" not in text and "](" not in text.replace("\\](", "")
     assert "\\|" in text and "\\*\\*bold" in text
+
+
+GITHUB_TRAPS = "# H\r\n- item 1. @octo-org/team @ada #12 ada@example.com <!-- [x](http://e)\n=== ---"
+
+
+def test_markdown_starts_no_line_block_mention_or_issue_reference():
+    text = escape_markdown(GITHUB_TRAPS)
+    assert "\n" not in text and "\r" not in text and text.startswith("\\#")
+    assert not re.search(r"[@#][\w-]", text)  # GitHub pings and links these in the rendered text, escaped or not
+    assert "@\u200bocto-org/team" in text and "\\#\u200b12" in text and "ada@\u200bexample.com" in text
+    assert not re.search(r"(?<!\\)(<!--|\]\(|://)", text)
+    for block in ("- item", "1. x", "  - x", "=== x", "---", "+ x", "3) x"):
+        assert not re.match(r"\s*([-+=]|\d+[.)])", escape_markdown(block)), block
+
+
+def test_a_message_at_the_start_of_a_line_opens_no_heading_or_block():
+    student = student_result("ada", (exercise_result("scalar_chain", "S", ()),), message=GITHUB_TRAPS)
+    md = render_markdown(report_view(student, 41, "bubblewrap"), TEMPLATES)
+    starts = [line for line in md.splitlines() if re.match(r"[>\s]*([#<=+-]|\d+[.)])", line)]
+    assert starts == ["# Feedback for ada: 0/0 (0%)", "## S (`scalar_chain.py`): 0/0"], starts
 
 
 def test_code_blocks_cannot_be_closed_by_their_content():

@@ -12,21 +12,33 @@ import markupsafe
 from ..view import ReportView
 from .inert import plain
 
-_MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]<>|~])")
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]<>|~#])")
 
 
 _AUTOLINKS = re.compile(r"(?<=\w):(?=//)|(?<=\bwww)\.", re.IGNORECASE)
+# What would open a block where the text starts a line (``> {message}``): a list, a rule, a setext
+# underline, or an indented code block.
+_BLOCK_START = re.compile(r"^[ \t]*(\d*)([-+=.)])?")
+# GitHub pings @user and @org/team and links #123 (and notifies that issue) in the rendered text,
+# after Markdown's escapes and entities are read, so neither a backslash nor &#64; stops them; a
+# zero-width space between the sign and the name does (their patterns want a letter or digit
+# there), as Renovate does to quote release notes. A mail address's domain must follow its @ too.
+_REFERENCES = re.compile(r"(?<=[@#])")
+_ZERO_WIDTH_SPACE = "\u200b"
 
 
 def escape_markdown(text: object) -> str:
-    """Student text as literal Markdown: no emphasis, links, images, HTML or table breaks.
+    """Student text as literal Markdown: no emphasis, links, images, HTML, table breaks, headings,
+    new lines or blocks, mentions or issue references.
 
     GitHub also turns bare ``http://...`` and ``www.`` text into links; an escaped ``:`` or ``.``
     reads the same but is no longer one.
     """
     text = str(text).replace("&", "&amp;").replace("\r", "")
     text = _MARKDOWN_SPECIALS.sub(r"\\\1", text)
-    return _AUTOLINKS.sub(lambda m: "\\" + m.group(), text).replace("\n", " ")
+    text = _AUTOLINKS.sub(lambda m: "\\" + m.group(), text).replace("\n", " ")
+    text = _BLOCK_START.sub(lambda m: m.group(1) + ("\\" + m.group(2) if m.group(2) else ""), text, count=1)
+    return _REFERENCES.sub(_ZERO_WIDTH_SPACE, text)
 
 
 def code_block(text: object) -> str:

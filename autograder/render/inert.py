@@ -30,6 +30,12 @@ def one_line(text: str) -> str:
     return " ".join(plain(text).split("\n")).replace("\t", " ")
 
 
+def shown_name(name: str) -> str:
+    """A file name as ``repr`` shows it, quotes aside: a newline or a control character in it is
+    seen as its escape (``\\n``), where it could otherwise start a line of a report."""
+    return repr(name)[1:-1]
+
+
 def inert(value):
     """A view-model with :func:`plain` applied to every string in it."""
     if isinstance(value, str):
