@@ -109,6 +109,17 @@ def expect_unchanged(student, grads, max_norm, hint):
                  f"max_norm={max_norm!r} must come back with its values unchanged.", hint)
 
 
+def expect_clipped_when_over(student, grads, hint):
+    """The same arrays over a limit half their norm do change: "unchanged under the limit" is a threshold, and a
+    function that never scales anything has not found it."""
+    max_norm = true_norm(grads) / 2
+    clipped, _, _ = clip(student, grads, max_norm)
+    if all(first_mismatch(got, grad, VALUES_UNCHANGED_RTOL) is None for got, grad in zip(clipped, grads)):
+        fail(f"{call_text(FUNCTION, grads, max_norm)} also returned every array unchanged, although their combined "
+             f"length {true_norm(grads)!r} is above that max_norm; leaving values unchanged counts only where the "
+             "norm is not above the limit.", hint)
+
+
 def norm_hint(got, expected, max_norm):
     if math.isinf(got):
         return "The sum of squares overflowed: square the entries in float64 (float32 overflows above about 1.8e19)."
@@ -277,7 +288,7 @@ def test_every_array_is_scaled_by_the_same_factor(student):
 
 @pytest.mark.points(2)
 def test_under_the_limit_the_values_are_unchanged(student):
-    """When the norm is below max_norm every array comes back unchanged, however close below (1e-8 relative) and however many arrays: gradients are never scaled up."""
+    """When the norm is below max_norm every array comes back unchanged, however close below (1e-8 relative) and however many arrays, while the same arrays over a lower limit are scaled: gradients are never scaled up."""
     hint = ("Scale only when the norm is above max_norm, and then by the one factor that brings the combined "
             "length down to max_norm; the factor is never above 1.")
     expect_unchanged(student, arrays([[0.1, -0.2], [0.3, 0.4]], [0.5]), 1.0, hint)
@@ -285,16 +296,18 @@ def test_under_the_limit_the_values_are_unchanged(student):
     expect_unchanged(student, arrays([[[0.25]], [[-0.5]]], [1.5, -2.0]), 3.5, hint)
     for grads, max_norm in JUST_UNDER + MANY_ARRAYS_UNDER + LONG_ARRAYS_UNDER:
         expect_unchanged(student, grads, max_norm, hint)
+    expect_clipped_when_over(student, arrays([3.0, 4.0]), hint)
 
 
 @pytest.mark.points(1)
 def test_exactly_at_the_limit_the_values_are_unchanged(student):
-    """When the norm equals max_norm exactly (5 for (3, 4) at 5) the values are unchanged."""
+    """When the norm equals max_norm exactly (5 for (3, 4) at 5) the values are unchanged, while the same arrays over a lower limit are scaled."""
     hint = ("At norm == max_norm the factor max_norm / norm is exactly 1; an epsilon added to the norm "
             "(norm + 1e-6) shrinks gradients that needed no clipping.")
     expect_unchanged(student, arrays([3.0, 4.0]), 5.0, hint)
     expect_unchanged(student, arrays([2.0, 3.0], [[6.0]]), 7, hint)
     expect_unchanged(student, arrays([[1.0, 2.0]], [[[2.0]]]), 3.0, hint)
+    expect_clipped_when_over(student, arrays([2.0, 3.0], [[6.0]]), hint)
 
 
 @pytest.mark.points(2)

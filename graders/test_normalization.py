@@ -222,6 +222,18 @@ SQUARE = np.array([[0.5, -1.0, 2.0, 3.5],
                    [-6.0, 0.0, 0.5, 2.5]])
 
 
+SPREAD = {LN: "standard deviation", RMS: "root-mean-square"}
+SPREAD_HINT = {LN: "Normalizing a row subtracts its mean and divides by its standard deviation (with eps inside the "
+                   "square root), so that what comes back is spread about 1 around 0.",
+               RMS: "RMSNorm divides a row by its root-mean-square (with eps inside the square root), so that what "
+                    "comes back has a root-mean-square of about 1."}
+
+
+def spread(function, values: np.ndarray) -> float:
+    centred = values - np.mean(values) if function == LN else values
+    return float(np.sqrt(np.mean(np.square(centred))))
+
+
 def expect_rows_independent(student, function, hint):
     """Property: a row inside a batch is normalized as if alone, and other rows do not matter."""
     batch, call = run(student, function, SQUARE)
@@ -229,6 +241,11 @@ def expect_rows_independent(student, function, hint):
     for i, single in enumerate(SQUARE):
         alone, alone_call = run(student, function, single)
         alone = expect_array(alone.value, single.shape, alone_call)
+        # Rows of SQUARE spread 1.7 to 3.2: returning them as they are, or zeros, is no normalization, and
+        # independent rows count only for rows that are normalized (any variance, any eps, comes out near 1).
+        if not 0.8 <= spread(function, alone) <= 1.25:
+            fail(f"{alone_call} returned {show(alone)}, whose {SPREAD[function]} is {spread(function, alone):.4g}; a "
+                 f"normalized row has a {SPREAD[function]} of about 1.", SPREAD_HINT[function])
         if not np.allclose(batch[i], alone, rtol=RTOL, atol=ATOL):
             in_batch, by_itself = show_pair(batch[i], alone)  # digits enough to see the difference
             fail(f"Row {i} of {call} is {in_batch}, but {alone_call} returned {by_itself}; "
@@ -245,7 +262,7 @@ def expect_rows_independent(student, function, hint):
 
 @pytest.mark.points(1)
 def test_layer_norm_rows_are_independent(student):
-    """A row's output depends on that row alone: normalized inside a batch it equals the row normalized by itself."""
+    """A row's output depends on that row alone: normalized inside a batch (to a spread of about 1) it equals the row normalized by itself."""
     expect_rows_independent(student, LN, AXIS_HINT)
 
 
@@ -487,7 +504,7 @@ def test_rms_norm_normalizes_each_row_over_the_last_axis(student):
 
 @pytest.mark.points(1)
 def test_rms_norm_rows_are_independent(student):
-    """A row's output depends on that row alone: divided inside a batch it equals the row divided by itself."""
+    """A row's output depends on that row alone: divided inside a batch (to a root-mean-square of about 1) it equals the row divided by itself."""
     expect_rows_independent(student, RMS, RMS_AXIS_HINT)
 
 

@@ -186,7 +186,7 @@ SPECIAL_STACKS = [_fixed(depth, slope, residual) for slope in (-1.0, -2.0, 0.0, 
 
 @pytest.mark.points(1)
 def test_returns_a_float_for_every_stack(student, cases):
-    """The result is a float (not an int, bool or array) for every depth, slope and residual, depth 0 included."""
+    """The result is a finite float (not an int, bool, array, nan or inf) for every depth, slope and residual, depth 0 included."""
     def returns_a_float(case):
         args, kwargs = case[:2]
         value = student.call(FUNCTION, *args, **kwargs).value
@@ -194,6 +194,9 @@ def test_returns_a_float_for_every_stack(student, cases):
             fail(f"{describe(case)} returned {value!r} of type {type(value).__name__}; expected a float.",
                  "Return a float on every path: 1.0 (not 1) for depth 0, 0.0 (not 0) for a zero factor, and "
                  "no list or array.")
+        if not math.isfinite(value):  # every depth here keeps the product within the float range
+            fail(f"{describe(case)} returned {value!r}; expected a finite float.",
+                 "Every stack here has a finite product of factors: the result is a number, never nan or infinity.")
 
     cases.check(stacks(), returns_a_float, describe=describe,
                 explicit=[((0, 0.5), {}, 0, 0.5, True), ((0, 0.0), {"residual": False}, 0, 0.0, False),

@@ -161,7 +161,7 @@ def test_exact_power_not_a_rounded_loop(student):
 
 @pytest.mark.points(1)
 def test_returns_a_float(student, cases):
-    """The result is a float (not an int, bool, list or array) for every depth and scale, depth 0 included."""
+    """The result is a finite float (not an int, bool, list, array, nan or inf) for every depth and scale, depth 0 included."""
     def returns_a_float(case):
         depth, scale = case
         value = student.call(FUNCTION, depth, scale).value
@@ -170,6 +170,9 @@ def test_returns_a_float(student, cases):
                  "expected a float.",
                  "Return one Python float, even for depth 0, as the spec's Output says: not an int, and not wrapped "
                  "in a list or array.")
+        if not math.isfinite(value):  # every depth here keeps the power within the float range
+            fail(f"{call_text(FUNCTION, depth, scale)} returned {value!r}; expected a finite float.",
+                 "Every depth and scale here has a finite power: the result is a number, never nan or infinity.")
 
     cases.check(chains(), returns_a_float, explicit=[(0, 0.5), (0, 0.0), (3, 0.5), (2, -1.5), (5, 0.0)],
                 describe=describe)

@@ -2,7 +2,8 @@
 
 import numpy as np
 
-KILLED_BY = ("test_every_array_is_scaled_by_the_same_factor", "test_above_the_limit_the_combined_length_becomes_max_norm")
+KILLED_BY = ("test_every_array_is_scaled_by_the_same_factor", "test_above_the_limit_the_combined_length_becomes_max_norm",
+             "test_under_the_limit_the_values_are_unchanged", "test_exactly_at_the_limit_the_values_are_unchanged")
 TITLE = 'never clips'
 EXPLANATION = ('Your function reports the global norm but returns every array as it was, so a gradient over the limit '
                'is never scaled down.')
