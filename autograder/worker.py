@@ -7,7 +7,7 @@ reply by accident. Requests: ``load`` (compile and run a student's source as a m
 the grader's shared memory), ``call`` (call one of its functions; a call that fails also reports a KeyError of the worker's
 own, raised right after it, so the grader can tell whether error reports were rewritten).
 Requests may arrive back to back: each is read, answered and replied to in turn.
-Only the standard library, numpy, :mod:`codec`, :mod:`draws`, :mod:`forkserver` and :mod:`hatchery` are imported: the grader's own
+Only the standard library, numpy, :mod:`codec`, :mod:`confinement`, :mod:`draws`, :mod:`forkserver` and :mod:`hatchery` are imported: the grader's own
 package is not on this side.
 """
 
@@ -27,6 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 if os.environ.get("GRADER_NUMPY_PATH") and os.environ["GRADER_NUMPY_PATH"] not in sys.path:
     sys.path.append(os.environ["GRADER_NUMPY_PATH"])
 import codec  # noqa: E402  (the sibling modules, mounted next to this file in the sandbox)
+import confinement  # noqa: E402
 import draws  # noqa: E402
 import forkserver  # noqa: E402  (imported before a chroot, like everything the worker needs)
 import hatchery  # noqa: E402
@@ -199,92 +200,6 @@ def _read_exact(stream, size: int) -> bytes | None:
     return data
 
 
-def _drop_privileges(spec: str) -> None:
-    """Process mode as root: no network, an empty root folder, and a uid of our own.
-
-    The uid is unique to this worker, so a student's kill(-1) or fork bomb reaches only its own
-    processes; the chroot into an empty folder hides every file of the host.
-    """
-    import ctypes
-    import resource
-
-    uid, processes, jail = spec.split(":", 2)
-    uid, processes = int(uid), int(processes)
-    libc = ctypes.CDLL(None, use_errno=True)
-    clone_newnet, clone_newns, clone_newipc = 0x40000000, 0x00020000, 0x08000000
-    if libc.unshare(clone_newnet | clone_newns | clone_newipc) != 0:
-        raise OSError(ctypes.get_errno(), "unshare failed")
-    os.chroot(jail)
-    os.chdir("/")
-    resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
-    os.setgroups([])
-    os.setresgid(uid, uid, uid)
-    os.setresuid(uid, uid, uid)
-
-
-def _refuse_calls(program_hex: str) -> None:
-    """Process mode: load the seccomp filter bubblewrap would have applied (see seccomp.py)."""
-    import ctypes
-
-    program = bytes.fromhex(program_hex)
-
-    class Program(ctypes.Structure):  # struct sock_fprog
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-    buffer = ctypes.create_string_buffer(program, len(program))
-    fprog = Program(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
-    libc = ctypes.CDLL(None, use_errno=True)
-    pr_set_no_new_privs, pr_set_seccomp, seccomp_mode_filter = 38, 22, 2
-    if (libc.prctl(pr_set_no_new_privs, 1, 0, 0, 0) != 0
-            or libc.prctl(pr_set_seccomp, seccomp_mode_filter, ctypes.byref(fprog), 0, 0) != 0):
-        raise OSError(ctypes.get_errno(), "the worker could not load its seccomp filter")
-
-
-# Tasks, threads included, a sandbox may hold: its zygote, a worker per exercise and their threads,
-# with room to spare. A student needs no thread; a flood of them would take every pid the grading
-# user (or the host) has, since nothing else bounds threads without a cgroup.
-SANDBOX_TASKS = 64
-
-
-def _cap_tasks() -> None:
-    """Bound this sandbox's tasks where the kernel counts RLIMIT_NPROC per user namespace (Linux
-    5.14 and later) and this process is in one of its own (bubblewrap's, or the one process mode
-    leaves the network with): there the count is this sandbox's tasks alone. Elsewhere it is
-    every process of the user on the host, and the grader sets the limit (sandbox._process_cap)."""
-    import re
-    import resource
-
-    try:
-        with open("/proc/self/uid_map") as handle:
-            own = handle.read().split()[:3] != ["0", "0", "4294967295"]
-    except OSError:
-        return
-    version = re.match(r"(\d+)\.(\d+)", os.uname().release)
-    if not own or version is None or (int(version[1]), int(version[2])) < (5, 14):
-        return
-    _soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
-    cap = SANDBOX_TASKS if hard == resource.RLIM_INFINITY else min(SANDBOX_TASKS, hard)
-    resource.setrlimit(resource.RLIMIT_NPROC, (cap, cap))
-
-
-def _leave_network() -> None:
-    """Process mode without root: leave the network where user namespaces allow it."""
-    import ctypes
-
-    clone_newuser, clone_newnet = 0x10000000, 0x40000000
-    ctypes.CDLL(None, use_errno=True).unshare(clone_newuser | clone_newnet)
-
-
-def _die_with(parent: int) -> None:
-    """Die with the grader again: changing uid clears the parent-death signal the grader set."""
-    import ctypes  # already loaded before any chroot
-
-    pr_set_pdeathsig, sigkill = 1, 9
-    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, sigkill, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(1)
-
-
 # Imported before a privilege drop, while the runtime is still readable (process mode as root):
 # what a student's numpy solution may reasonably import.
 PRELOAD = ("numpy.random", "numpy.linalg", "numpy.fft", "math", "cmath", "typing", "functools",
@@ -309,11 +224,11 @@ def main() -> int:
     if os.environ.pop("GRADER_LOCK_DEVICES", None):  # bubblewrap gave us CAP_SYS_ADMIN for this alone
         hatchery.lock_down()
     if os.environ.get("GRADER_DROP_PRIVILEGES"):
-        _drop_privileges(os.environ.pop("GRADER_DROP_PRIVILEGES"))
+        confinement.drop_privileges(os.environ.pop("GRADER_DROP_PRIVILEGES"))
     elif os.environ.pop("GRADER_LEAVE_NETWORK", None):
-        _leave_network()
-    _die_with(parent)
-    _cap_tasks()
+        confinement.leave_network()
+    confinement.die_with(parent)
+    confinement.cap_tasks()
     seccomp_hex = os.environ.pop("GRADER_SECCOMP", "")
     if os.environ.get("GRADER_HATCHERY"):
         os.dup2(devnull, 2)
@@ -333,12 +248,12 @@ def main() -> int:
         # In a fresh child: its own pipes and arena; from here on it is a worker like any other.
         proto_in, proto_out, arena_fd = child
         np.random.seed()  # numpy's global generator, seeded afresh as a new interpreter's is (random reseeds itself)
-        _die_with(os.getppid())
+        confinement.die_with(os.getppid())
         if seccomp_hex:
-            _refuse_calls(seccomp_hex)
+            confinement.refuse_calls(seccomp_hex)
         return _serve(proto_in, proto_out, devnull, arena_fd)
     if seccomp_hex:
-        _refuse_calls(seccomp_hex)
+        confinement.refuse_calls(seccomp_hex)
     return _serve(proto_in, proto_out, devnull)
 
 
