@@ -81,6 +81,14 @@ def test_markdown_starts_no_line_block_mention_or_issue_reference():
         assert not re.match(r"\s*([-+=]|\d+[.)])", escape_markdown(block)), block
 
 
+def test_markdown_opens_no_math():
+    """Red team: GitHub renders $...$ and $$...$$ as math even after a backslash, so a file name could
+    put a huge fake score into the CI comment."""
+    text = escape_markdown("$\\Huge{116/116}$ and $$x$$ cost \\$5")
+    assert "$" not in text
+    assert text.count("&#36;") == 7
+
+
 def test_a_message_at_the_start_of_a_line_opens_no_heading_or_block():
     student = student_result("ada", (exercise_result("scalar_chain", "S", ()),), message=GITHUB_TRAPS)
     md = render_markdown(report_view(student, 41, "bubblewrap"), TEMPLATES)

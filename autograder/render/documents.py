@@ -29,7 +29,7 @@ _ZERO_WIDTH_SPACE = "\u200b"
 
 def escape_markdown(text: object) -> str:
     """Student text as literal Markdown: no emphasis, links, images, HTML, table breaks, headings,
-    new lines or blocks, mentions or issue references.
+    new lines or blocks, math, mentions or issue references.
 
     GitHub also turns bare ``http://...`` and ``www.`` text into links; an escaped ``:`` or ``.``
     reads the same but is no longer one.
@@ -38,7 +38,9 @@ def escape_markdown(text: object) -> str:
     text = _MARKDOWN_SPECIALS.sub(r"\\\1", text)
     text = _AUTOLINKS.sub(lambda m: "\\" + m.group(), text).replace("\n", " ")
     text = _BLOCK_START.sub(lambda m: m.group(1) + ("\\" + m.group(2) if m.group(2) else ""), text, count=1)
-    return _REFERENCES.sub(_ZERO_WIDTH_SPACE, text)
+    # GitHub reads $...$ and $$...$$ as math (a student's \Huge text in the comment), and no backslash
+    # stops it; an entity, written last so that no escape above splits it, is never a delimiter.
+    return _REFERENCES.sub(_ZERO_WIDTH_SPACE, text).replace("$", "&#36;")
 
 
 def code_block(text: object) -> str:
