@@ -22,10 +22,11 @@ from . import grading, interrupts, sandbox, sanitize
 from .client import StudentModule
 from .diagnose import diagnose
 from .figures import record_all
-from .model import ENTRY_FIELD, GRADER_FAILED, PENDING_LABEL, SPENT_FIELD, Status
+from .model import ENTRY_FIELD, PENDING_LABEL, SPENT_FIELD
 from .probes import RecordingModule
 from .properties import Cases, use_cache_home
-from .problems import CheckFailed, StudentProblem, StudentRaised
+from .outcome import verdict
+from .problems import StudentProblem
 from .script import PLOTS as PLOT_CALLS
 from .zygote import WORKERS
 
@@ -34,10 +35,6 @@ DIAGNOSES = pytest.StashKey[dict]()  # exercise -> its diagnosis, made at the en
 FAILED = pytest.StashKey[dict]()  # exercise -> names of the checks it failed so far
 SPENT = pytest.StashKey[dict]()  # exercise -> seconds of the submission's budget it took, until reported
 ENTRY = pytest.StashKey[dict]()  # exercise -> digest of the file its worker ran, until reported
-# A hidden check says that it failed and how, never on what: a comparison's values and the
-# student's own exception message (which may echo its arguments) stay on the trusted side.
-HIDDEN_FAILED = "Your function did not match on the hidden random inputs (they are not shown, so the check stays a test)."
-HIDDEN_RAISED = "Your code raised {type} on one of the hidden random inputs (they are not shown)."
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -268,31 +265,6 @@ def _pending(item: pytest.Item) -> bool:
     return bool(item.get_closest_marker("hidden")) and _reference_dir(item.config) is None
 
 
-def _verdict(excinfo: pytest.ExceptionInfo | None, hidden: bool = False, pending: bool = False) -> dict:
-    if excinfo is None:
-        return {"status": "passed", "message": "", "hint": "", "detail": ""}
-    exc = excinfo.value
-    if isinstance(exc, StudentRaised) and hidden:
-        return {"status": exc.status, "message": HIDDEN_RAISED.format(type=exc.exc_type or "an exception"),
-                "hint": exc.hint, "detail": ""}
-    if isinstance(exc, StudentProblem):
-        # A public call may be named with its arguments (a timeout says which call hung).
-        message = exc.message if hidden else (getattr(exc, "public_message", "") or exc.message)
-        return {"status": exc.status, "message": message, "hint": exc.hint, "detail": exc.detail}
-    if isinstance(exc, CheckFailed):
-        return {"status": "failed", "message": HIDDEN_FAILED if hidden else exc.message, "hint": exc.hint, "detail": ""}
-    if excinfo.errisinstance(pytest.skip.Exception):
-        if pending:
-            return {"status": Status.PENDING.value, "message": PENDING_LABEL, "hint": "", "detail": ""}
-        return {"status": "skipped", "message": str(getattr(exc, "msg", "")), "hint": "", "detail": ""}
-    if isinstance(exc, (AssertionError, pytest.fail.Exception)):
-        message = [HIDDEN_FAILED] if hidden else str(getattr(exc, "msg", "") or exc).strip().splitlines()
-        return {"status": "failed", "message": message[0] if message else "Check failed.", "hint": "", "detail": ""}
-    return {"status": "error", "internal": True,
-            "message": f"{GRADER_FAILED} ({type(exc).__name__}: {str(exc)[:200]}); this is not your fault.",
-            "hint": "Tell your instructor; the check's score is withheld.", "detail": ""}
-
-
 def _exercise_wide(excinfo: pytest.ExceptionInfo | None, module: object) -> bool:
     """Whether the check failed for what fails every check of the file (stored once, by parse)."""
     problem = module.problem if isinstance(module, StudentModule) else None
@@ -334,7 +306,7 @@ def pytest_json_runtest_metadata(item: pytest.Item, call: pytest.CallInfo) -> di
     module = item.funcargs.get("student") if hasattr(item, "funcargs") else None
     hidden = item.get_closest_marker("hidden") is not None
     if call.excinfo is not None or call.when == "call":
-        meta.update(_bounded(_verdict(call.excinfo, hidden, _pending(item))))
+        meta.update(_bounded(verdict(call.excinfo, hidden, _pending(item))))
         if _exercise_wide(call.excinfo, module):
             meta["exercise_wide"] = True
     if call.when == "call" or (call.excinfo is not None and call.when == "setup"):

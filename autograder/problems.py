@@ -13,6 +13,7 @@ from .model import Status
 class StudentProblem(Exception):
     status = Status.ERROR
     public_message = ""  # the message naming the call's arguments, for public checks only
+    hidden_message = ""  # the message a hidden check shows where ``message`` holds what student code chose
 
     def __init__(self, message: str, hint: str = "", detail: str = "") -> None:
         super().__init__(message)

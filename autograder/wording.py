@@ -55,7 +55,10 @@ def call_problem(filename: str, function: str, error: object) -> Exception:
         return NotImplementedYet(f"{function}() is not implemented yet (it raises NotImplementedError).",
                                  "Replace the `raise NotImplementedError` line with your code.")
     if kind == "protocol":
-        return BadReply(f"{function}() could not be run: {message}")
+        # The message is the worker's, which student code can write: a hidden check shows none of it.
+        problem = BadReply(f"{function}() could not be run: {message}")
+        problem.hidden_message = f"{function}() could not be run: its worker broke the grader's protocol."
+        return problem
     return StudentRaised(f"{function}() raised {exc_type}: {message}".rstrip(": "), "", detail, exc_type,
                          tuple(error.get("mro") or ()))
 
@@ -107,10 +110,15 @@ def crash(what: str, code: int | None, sandbox_failure: str | None) -> Exception
     if sandbox_failure is not None:
         return SandboxFailed(f"{SANDBOX_FAILED} during {what} ({sandbox_failure}); this is not your fault.",
                              "Tell your instructor; this check's score is withheld.")
+    # The exit code and the signal are the student's to choose: a hidden check names neither
+    # (a byte of its inputs per check otherwise), a public one names both.
     if code is not None and code < 0:
-        reason = f"was killed by signal {-code}"
+        reason, hidden = f"was killed by signal {-code}", "was killed by a signal"
         hint = "Signal 9 or 24 usually means it used too much memory or CPU time."
     else:
         reason = f"ended the process (exit code {code})" if code is not None else "ended the process"
+        hidden = "ended the process"
         hint = "Do not call os._exit() or kill the process; return a value instead."
-    return WorkerCrashed(f"Your code {reason} during {what}.", hint)
+    crashed = WorkerCrashed(f"Your code {reason} during {what}.", hint)
+    crashed.hidden_message = f"Your code {hidden} during {what}."
+    return crashed

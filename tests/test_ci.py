@@ -268,3 +268,38 @@ def test_classroom_result_leaves_pending_checks_out_and_carries_points_and_messa
     assert result["max_score"] == 4 and sum(t["score"] for t in result["tests"]) == 2
     assert result["tests"][1]["message"] == "f(0) returned 0 Hint: Return 1.0."
     assert json.loads(base64.b64decode(encode_result(result))) == result
+
+
+def _trusted_kit_step() -> str:
+    workflow = yaml.safe_load(WORKFLOWS[1].read_text())
+    steps = workflow["jobs"]["run-autograding-tests"]["steps"]
+    return next(s["run"] for s in steps if ".trusted-kit" in s.get("run", "") and "worktree" in s["run"])
+
+
+def test_classroom_refuses_a_second_root_commit_merged_in(tmp_path):
+    """Red team: a back-dated root commit merged in (-s ours, so HEAD's files stay the template's)
+    came last in `git rev-list --max-parents=0 HEAD | tail -n 1` and was checked out as the trusted kit."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "KIT").write_text("the template's kit\n")
+    git(repo, "add", "KIT")
+    git(repo, "commit", "-qm", "template")
+    step = _trusted_kit_step()
+    done = subprocess.run(["bash", "-e", "-c", step], cwd=repo, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (repo / ".trusted-kit" / "KIT").read_text() == "the template's kit\n"
+    git(repo, "worktree", "remove", "--force", ".trusted-kit")
+    git(repo, "checkout", "-q", "--orphan", "evil")
+    (repo / "KIT").write_text("a kit where every check passes\n")
+    git(repo, "add", "KIT")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t", "GIT_COMMITTER_DATE": "1975-01-01T00:00:00",
+           "GIT_AUTHOR_DATE": "1975-01-01T00:00:00"}
+    subprocess.run(["git", "-C", str(repo), "commit", "-qm", "Initial commit"], check=True, env=env)
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--allow-unrelated-histories", "-s", "ours", "evil", "-m", "merge")
+    assert (repo / "KIT").read_text() == "the template's kit\n"  # HEAD looks untouched
+    done = subprocess.run(["bash", "-e", "-c", step], cwd=repo, capture_output=True, text=True)
+    assert done.returncode != 0
+    assert not (repo / ".trusted-kit").exists()
