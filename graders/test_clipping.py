@@ -57,6 +57,13 @@ def unpack(value, grads, call):
     return clipped, expect_real(second, Described(lambda: f"{call} (its second item, the norm)"))
 
 
+def expect_float_norm(norm, call):
+    """The norm's own type: a float (numpy float64 is one), not an int, a bool or a 0-d array."""
+    if isinstance(norm, bool) or not isinstance(norm, float):
+        fail(f"{call} returned the norm {show(norm)} of type {type(norm).__name__}; expected a float.",
+             "The norm is one float, also when it is a whole number or 0: not an int and not a 0-d array.")
+
+
 def clip(student, grads, max_norm, return_args=False):
     """The student's clipped arrays and norm for one call, and the call's CallResult."""
     result = student.call(FUNCTION, grads, max_norm, return_args=return_args)
@@ -195,6 +202,7 @@ def test_returns_a_tuple_of_a_list_of_same_shaped_arrays_and_a_float(student):
         if not isinstance(value[0], list):
             fail(f"{call} returned the clipped arrays as a {type(value[0]).__name__}; expected a list.",
                  "The spec's Output is a list of arrays: not a tuple and not a generator.")
+        expect_float_norm(value[1], call)
 
 
 @pytest.mark.points(2)
@@ -373,6 +381,7 @@ def test_all_zero_gradients_return_zeros_without_warning(student):
         clipped, norm, result = clip(student, grads, max_norm)
         if norm != 0.0:
             fail(f"{call} reported the norm {norm!r}; expected 0.0.", hint)
+        expect_float_norm(result.value[1], call)
         for index, got in enumerate(clipped):
             if np.any(got != 0):
                 fail(f"{call} returned {show(got)} as clipped array {index}; expected zeros.", hint)

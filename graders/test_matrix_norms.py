@@ -233,12 +233,17 @@ def test_zero_layers_return_only_the_starting_norm(student):
 
 @pytest.mark.points(1)
 def test_returns_a_list_of_floats(student):
-    """The result is a Python list of floats (numpy floats are fine), not a numpy array or a tuple."""
+    """The result is a Python list of floats (numpy float64 is fine; not float32, ints or 0-d arrays), not a numpy array or a tuple."""
     depth, dim, std, seed = 4, 6, 0.5, 41
     value, _, call = run(student, depth, dim, std, seed)
     if not isinstance(value, list):
         fail(f"{call} returned {show(value)} ({type(value).__name__}); expected a list.",
              "The spec's Output is a list: not a numpy array and not a tuple.")
+    odd = next((item for item in value if isinstance(item, bool) or not isinstance(item, float)), None)
+    if odd is not None:
+        fail(f"{call} returned a list holding {odd!r} of type {type(odd).__name__}; expected floats.",
+             "Each entry of the list is one float, the norm (numpy float64 is fine; float32, ints and 0-d arrays "
+             "are not): make each norm a plain float as you record it.")
     as_norms(value, call)
 
 

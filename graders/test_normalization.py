@@ -161,14 +161,20 @@ def test_layer_norm_uses_population_variance(student):
     check(student, LN, x, (x - 6.0) / np.sqrt(8.0 + 1e-5), hint)
 
 
+TINY_EPS_HINT = ("eps is added as it is given, however tiny: for a row of entries near 1e-100 (variance near 1e-200) "
+                 "an eps of 1e-21 decides the result, so no eps is too small to keep.")
+
+
 @pytest.mark.points(1)
 def test_layer_norm_eps_goes_inside_the_square_root(student):
-    """eps goes under the square root with the variance: with eps=1 the row (1, 3) becomes (-0.707, 0.707)."""
+    """eps goes under the square root with the variance: with eps=1 the row (1, 3) becomes (-0.707, 0.707), and a tiny eps (1e-21) still counts for a row of tiny entries (1e-100)."""
     hint = ("Use the eps you are given, and add it to the variance under the square root, not to the standard "
             "deviation; the spec's formula shows where.")
     x = row(1, 3)
     check(student, LN, x, (x - 2.0) / np.sqrt(1.0 + 1.0), hint, eps=1.0)
     check(student, LN, x, (x - 2.0) / np.sqrt(1.0 + 3.0), hint, 3.0)
+    for x, args, kwargs, eps in TINY_EPS:
+        check(student, LN, x, _normalized(LN, x, eps), TINY_EPS_HINT, *args, **kwargs)
 
 
 @pytest.mark.points(1)
@@ -315,10 +321,23 @@ SPECIAL_HINT = ("Apply gamma and beta exactly as given, whatever their values (z
 D1 = np.array([[3.0], [-1.0], [0.0], [2.5e-4]])
 
 
+# One large entry among many zeros: the normalized spike is about sqrt(d) (14.1 for d = 200), far
+# past what ordinary rows reach (about 2), so a bound on the output (a clip to +-5) shows here.
+SPIKES = np.zeros((4, 200))
+SPIKES[0, 17], SPIKES[1, 0], SPIKES[2, 199], SPIKES[3, 100:102] = 1.0, -3.5e3, 50.0, (2.0, -2.0)
+# Rows of entries near 1e-100 with a tiny eps, by keyword and by position: eps dwarfs or matches the
+# variance (about 1.6e-200), so code that drops an eps "too small to matter" gives rows near +-1 here.
+TINY_ROWS = np.array([[1e-100, 2e-100, 4e-100], [3e-120, -1e-120, 5e-120]])
+TINY_EPS = [(TINY_ROWS, (), {"eps": 1e-21}, 1e-21), (TINY_ROWS, (1e-200,), {}, 1e-200),
+            (TINY_ROWS * 1e20, (), {"eps": 3e-160}, 3e-160)]
+
+
 def special_cases(function):
-    """The special gammas and betas on ROWS, and d = 1 inputs, as (x, args, kwargs, eps) cases."""
+    """The special gammas and betas on ROWS, d = 1 inputs, spikes in wide rows and tiny rows with a
+    tiny eps, as (x, args, kwargs, eps) cases."""
     eps = DEFAULT_EPS[function]
     cases = [(ROWS, (), {"gamma": gamma}, eps) for gamma in SPECIAL_GAMMAS]
+    cases += [(SPIKES, (), {}, eps), (SPIKES[:2, :65].copy(), (), {}, eps), *TINY_EPS]
     cases += [(D1, (), {"gamma": row(-2.0)}, eps), (D1.reshape(2, 2, 1), (0.5, row(4.0)), {}, 0.5),
               (D1[:2], (), {}, eps)]
     if function == LN:
@@ -459,12 +478,14 @@ def test_rms_norm_does_not_subtract_the_mean(student):
 
 @pytest.mark.points(1)
 def test_rms_norm_eps_goes_inside_the_square_root(student):
-    """eps is added to the mean of squares under the square root: with eps=3 the row (1, -1) becomes (0.5, -0.5)."""
+    """eps is added to the mean of squares under the square root: with eps=3 the row (1, -1) becomes (0.5, -0.5), and a tiny eps (1e-21) still counts for a row of tiny entries (1e-100)."""
     hint = ("Use the eps you are given, and add it to the mean of squares under the square root, not after the root; "
             "the spec's formula shows where.")
     x = row(1, -1)
     check(student, RMS, x, x / np.sqrt(1.0 + 3.0), hint, 3.0)
     check(student, RMS, x, x / np.sqrt(1.0 + 1.0), hint, eps=1.0)
+    for x, args, kwargs, eps in TINY_EPS:
+        check(student, RMS, x, _normalized(RMS, x, eps), TINY_EPS_HINT, *args, **kwargs)
 
 
 @pytest.mark.points(1)

@@ -173,7 +173,10 @@ EXTREME_STACKS = [_fixed(3, 1000.0), _fixed(2, 1e7), _fixed(1, 150.0), _fixed(5,
                   _fixed(3, -5e6), _fixed(40, 101.0), _fixed(2, 1e9), _fixed(40000, 1e-4), _fixed(65536, 1e-5),
                   _fixed(50000, 0.99999, False), _fixed(99999, -2e-6), _fixed(32768, 3e-4), _fixed(100000, 1e-7),
                   _fixed(1000, 0.0009), _fixed(1000, -0.0009), _fixed(5000, 0.0005), _fixed(3000, 0.00099),
-                  _fixed(20000, -0.0002), _fixed(100000, 5e-5), _fixed(100000, 0.00099), _fixed(100000, -0.00099)]
+                  _fixed(20000, -0.0002), _fixed(100000, 5e-5), _fixed(100000, 0.00099), _fixed(100000, -0.00099),
+                  # slopes too small to matter in one block, but not over 1,000 to 100,000 of them
+                  _fixed(100000, 1e-13), _fixed(100000, -3e-13), _fixed(1000, 5e-10), _fixed(50000, 2e-11),
+                  _fixed(99999, 1e-12), _fixed(100000, 5e-14)]
 
 # On every seed: factors of 0, 1, -1, 2 and -2 (slopes such as -1, -2 and 0), with and without
 # the skip, at depths 0 to 3 and at a large even and odd depth: a special case for one slope that

@@ -77,6 +77,7 @@ EXTREME_CHAINS = [(305, 10.0), (308, 10.0), (307, -10.0), (1023, 2.0), (1023, -2
                   (10, 1.5e30), (2, 1.3407807929942596e154), (305, 0.1), (309, -0.1), (320, 0.1), (1022, 0.5),
                   (1073, -0.5), (1074, 0.5), (2, 1e-160), (40000, 1.00001), (40000, -1.00001), (65536, 1.0000001),
                   (99999, 0.9999995), (870, 0.9999992687284882), (50001, -1.0000009), (32768, 1 + 2 ** -30),
+                  (3, -1.0), (99999, -1.0), (100000, -1.0),
                   (100000, 0.9999999)]
 
 # On every seed, at every range of depths (2 to 5, then up to thousands): powers where ** is not
@@ -142,9 +143,13 @@ def test_zero_slope_kills_the_gradient(student):
 
 @pytest.mark.points(1)
 def test_negative_slope_flips_the_sign_each_layer(student):
-    """A negative slope flips the sign at every layer: (-0.5) ** 3 = -0.125 and (-0.5) ** 4 = 0.0625."""
+    """A negative slope flips the sign at every layer: (-0.5) ** 3 = -0.125, (-0.5) ** 4 = 0.0625 and (-1.0) ** 3 = -1.0."""
     expect_exact(student, 3, -0.5, -0.125, "Keep the sign: a negative slope flips the sign at every layer.")
     expect_exact(student, 4, -0.5, 0.0625, "An even number of sign flips gives a positive gradient.")
+    for depth in (1, 3, 2, 99999):  # a slope of -1 keeps the size and still flips the sign
+        expect_exact(student, depth, -1.0, (-1.0) ** depth,
+                     "A slope of -1 keeps the size of the gradient but still flips its sign at every layer: an odd "
+                     "number of layers leaves it negative.")
 
 
 @pytest.mark.points(1)
