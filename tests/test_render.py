@@ -8,7 +8,7 @@ import json
 import re
 
 from autograder.model import (BatchResult, CheckResult, Output, batch_from_dict, exercise_result,
-                              student_result, to_dict)
+                              student_result)
 from autograder.render.documents import code_block, escape_markdown, render_html, render_markdown
 from autograder.render.tables import render_gradebook, render_json
 from autograder.render.terminal import render_class_summary, render_terminal
