@@ -119,11 +119,12 @@ def expect_unchanged(student, grads, max_norm, hint):
 def expect_clipped_when_over(student, grads, hint):
     """The same arrays over a limit half their norm do change: "unchanged under the limit" is a threshold, and a
     function that never scales anything has not found it."""
-    max_norm = true_norm(grads) / 2
+    norm = true_norm(grads)
+    max_norm = norm / 2
     clipped, _, _ = clip(student, grads, max_norm)
     if all(first_mismatch(got, grad, VALUES_UNCHANGED_RTOL) is None for got, grad in zip(clipped, grads)):
         fail(f"{call_text(FUNCTION, grads, max_norm)} also returned every array unchanged, although their combined "
-             f"length {true_norm(grads)!r} is above that max_norm; leaving values unchanged counts only where the "
+             f"length {norm!r} is above that max_norm; leaving values unchanged counts only where the "
              "norm is not above the limit.", hint)
 
 

@@ -40,6 +40,15 @@ def run(student, depth, dim, std, seed):
     return result.value, log, call_text(depth, dim, std, seed)
 
 
+def expect_float_entries(norms: list, call) -> None:
+    """Every entry of the returned list is itself a float (numpy float64 is one), as the spec's Output says."""
+    odd = next((item for item in norms if isinstance(item, bool) or not isinstance(item, float)), None)
+    if odd is not None:
+        fail(f"{call} returned a list holding {odd!r} of type {type(odd).__name__}; expected floats.",
+             "Each entry of the list is one float, the norm (numpy float64 is fine; float32, ints and 0-d arrays "
+             "are not): make each norm a plain float as you record it.")
+
+
 def as_norms(value, call):
     """The returned norms as a 1-D float array (a list, tuple or 1-D array is read here; the type
     itself is judged by test_returns_a_list_of_floats)."""
@@ -239,11 +248,7 @@ def test_returns_a_list_of_floats(student):
     if not isinstance(value, list):
         fail(f"{call} returned {show(value)} ({type(value).__name__}); expected a list.",
              "The spec's Output is a list: not a numpy array and not a tuple.")
-    odd = next((item for item in value if isinstance(item, bool) or not isinstance(item, float)), None)
-    if odd is not None:
-        fail(f"{call} returned a list holding {odd!r} of type {type(odd).__name__}; expected floats.",
-             "Each entry of the list is one float, the norm (numpy float64 is fine; float32, ints and 0-d arrays "
-             "are not): make each norm a plain float as you record it.")
+    expect_float_entries(value, call)
     as_norms(value, call)
 
 
@@ -573,11 +578,7 @@ def expect_promises(student, case):
         fail(f"{call} returned {show(value)} ({type(value).__name__}); expected a list.",
              "The spec's Output is a list: not a numpy array and not a tuple.")
     norms = as_norms(value, call)
-    odd = next((item for item in value if isinstance(item, bool) or not isinstance(item, float)), None)
-    if odd is not None:
-        fail(f"{call} returned a list holding {odd!r} of type {type(odd).__name__}; expected floats.",
-             "Each entry of the list is one float, the norm (numpy float64 is fine; float32, ints and 0-d arrays are "
-             "not).")
+    expect_float_entries(value, call)
     if len(norms) != depth + 1:
         fail(f"{call} returned {plural(len(norms), 'norm')}; expected {depth + 1} (depth + 1), also when the norms "
              "reach 0.", "Record the starting norm, then one norm after each of the depth layers; never stop early.")
