@@ -138,7 +138,7 @@ def prove_graders(graders_dir: Path) -> None:
     """Every grader listed in course.toml loads here; one that does not would score everyone 0."""
     import pytest
 
-    from .runner import InterruptWatch, claim_grader_modules
+    from .session import InterruptWatch, claim_grader_modules
 
     collected, interrupt = _Collected(), InterruptWatch()
     args = [str(graders_dir), f"-c={graders_dir / 'pytest.ini'}", f"--rootdir={graders_dir}", "--collect-only",
