@@ -19,6 +19,7 @@ from typing import Sequence
 from .errors import GradeError
 from .intake import Submission
 from .files import write_atomic
+from .render.inert import spreadsheet_text
 from .render.tables import GradeRow
 from .view import points
 
@@ -66,11 +67,6 @@ def _keys(row: dict[str, str]) -> set[str]:
     return keys
 
 
-def _cell(text: str) -> str:
-    # A cell that starts with = + - @ is a formula to a spreadsheet.
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def canvas_gradebook(students: Sequence[GradeRow], roster: Roster, submissions: tuple[Submission, ...],
                      column: str) -> CanvasGradebook:
     """``students`` are the class's gradebook rows; one whose checks were withheld gets a blank cell."""
@@ -91,7 +87,7 @@ def canvas_gradebook(students: Sequence[GradeRow], roster: Roster, submissions: 
         if sid is not None:
             used.add(sid)
         score = scores.get(sid, 0.0)
-        writer.writerow([_cell(row.get(c, "")) for c in ID_COLUMNS] + ["" if score is None else points(score)])
+        writer.writerow([spreadsheet_text(row.get(c, "")) for c in ID_COLUMNS] + ["" if score is None else points(score)])
     unmatched = tuple(s.id for s in students if s.id not in used)
     blank = tuple(s.id for s in students if s.withheld and s.id in used)
     return CanvasGradebook(buffer.getvalue(), len(used), unmatched, blank)

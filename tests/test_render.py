@@ -7,6 +7,8 @@ import io
 import json
 import re
 
+import pytest
+
 from autograder.model import (BatchResult, CheckResult, Output, batch_from_dict, exercise_result,
                               student_result)
 from autograder.render.documents import code_block, escape_markdown, render_html, render_markdown
@@ -147,6 +149,13 @@ def test_gradebook_has_one_row_per_student_and_defuses_formulas():
     assert rows[0] == ["id", "scalar_chain", "clipping", "total", "max", "percent", "status", "report"]
     assert rows[1][0].startswith("'=") and rows[1][1:7] == ["2", "0", "2", "6", "33.3", "graded"]
     assert rows[1][7].startswith("reports/=HYPERLINK") and rows[1][7].endswith(".html") and "/" not in rows[1][7][8:]
+
+
+@pytest.mark.parametrize("student_id", ["\t=1+1", " =1+1", "\r\n+cmd", "  @SUM(A1)", "\t-2"])
+def test_gradebook_defuses_a_formula_behind_blanks(student_id):
+    """Red team: a tab in an id became a space on one line, after the guard looked at the tab."""
+    rows = list(csv.reader(io.StringIO(render_gradebook(sample_batch(student_id)))))
+    assert rows[1][0].startswith("'")
 
 
 def test_gradebook_names_each_students_own_report():

@@ -30,6 +30,13 @@ def one_line(text: str) -> str:
     return " ".join(plain(text).split("\n")).replace("\t", " ")
 
 
+def spreadsheet_text(text: str) -> str:
+    """A CSV cell that every spreadsheet keeps as text: one starting with = + - @ is a formula, also
+    after blanks (an import may trim them, and a tab in an id becomes a space on one line), so it
+    gets a leading apostrophe."""
+    return "'" + text if text.lstrip(" \t\r\n")[:1] in ("=", "+", "-", "@") or text[:1] in ("\t", "\r") else text
+
+
 def shown_name(name: str) -> str:
     """A file name as ``repr`` shows it, quotes aside: a newline or a control character in it is
     seen as its escape (``\\n``), where it could otherwise start a line of a report."""

@@ -11,7 +11,7 @@ from typing import Iterable
 from ..model import RESULTS_MARKER, BatchResult, StudentResult, host_failed, to_dict
 from ..names import report_paths
 from ..view import points
-from .inert import one_line
+from .inert import one_line, spreadsheet_text
 
 
 INCOMPLETE_STATUS = "incomplete"  # the gradebook's status for a student with withheld checks: not a final score
@@ -69,11 +69,6 @@ def grade_row(student: StudentResult) -> GradeRow:
                     any(host_failed(e) for e in student.exercises))
 
 
-def _cell(text: str) -> str:
-    # A cell that starts with = + - @ is a formula to a spreadsheet; a student id must stay text.
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def _percent(score: float, maximum: float) -> str:
     return points(round(100 * score / maximum, 1)) if maximum else "0"
 
@@ -93,7 +88,7 @@ def render_gradebook_rows(rows: Iterable[GradeRow]) -> str:
     writer.writerow(["id", *names, "total", "max", "percent", "status", "report"])
     for student in rows:
         scores = {name: points(score) for name, score in student.scores}
-        writer.writerow([_cell(one_line(student.id)), *(scores.get(n, "0") for n in names),
+        writer.writerow([spreadsheet_text(one_line(student.id)), *(scores.get(n, "0") for n in names),
                          points(student.score), points(student.max_score),
-                         _percent(student.score, student.max_score), student.shown_status, _cell(reports[student.id])])
+                         _percent(student.score, student.max_score), student.shown_status, spreadsheet_text(reports[student.id])])
     return buffer.getvalue()
