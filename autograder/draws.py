@@ -20,6 +20,7 @@ else:  # imported by the worker, next to codec.py
     import codec
 
 MAX_LOGGED_DRAWS = 10000
+MAX_ELEMENTS = 2**63 - 1  # no array numpy can make holds more
 SAMPLERS = (
     "normal", "standard_normal", "random", "uniform", "integers", "choice", "permutation",
     "shuffle", "permuted", "standard_exponential", "exponential", "binomial", "poisson",
@@ -93,6 +94,24 @@ def recording_generator(seed: int) -> tuple[np.random.Generator, list]:
     return generator, generator._kit_log
 
 
+def _shape(raw: object) -> list:
+    """A logged output shape as numpy could have made it: at most 64 non-negative ints whose product
+    an array could hold. Anything else is the worker's lie, refused here, so that no grader's
+    arithmetic on a count (a float of it, say) can fail on the trusted side."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or len(raw) > 64:
+        raise codec.CodecError("a draw's shape must be a short list")
+    count = 1
+    for part in raw:
+        if not isinstance(part, int) or isinstance(part, bool) or part < 0:
+            raise codec.CodecError("a draw's shape must hold non-negative ints")
+        count *= part
+        if count > MAX_ELEMENTS or part > MAX_ELEMENTS:
+            raise codec.CodecError("a draw's shape holds more values than any array")
+    return list(raw)
+
+
 def decode_logs(raw: object, tally: codec.Tally | None = None) -> list:
     """Grader side: the logs of a reply, each entry checked and bounded; CodecError otherwise."""
     if not isinstance(raw, list):
@@ -108,7 +127,7 @@ def decode_logs(raw: object, tally: codec.Tally | None = None) -> list:
             entries.append({"method": entry["method"][:40],
                             "args": codec.decode(entry.get("args", []), tally=tally),
                             "kwargs": codec.decode(entry.get("kwargs", {"__dict__": []}), tally=tally),
-                            "shape": entry.get("shape") if isinstance(entry.get("shape"), list) else [],
+                            "shape": _shape(entry.get("shape")),
                             "dtype": str(entry.get("dtype", ""))[:16]})
         logs.append(entries)
     return logs

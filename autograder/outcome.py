@@ -51,6 +51,9 @@ def verdict(excinfo: pytest.ExceptionInfo | None, hidden: bool = False, pending:
     if isinstance(exc, (AssertionError, pytest.fail.Exception)):
         message = [HIDDEN_FAILED] if hidden else str(getattr(exc, "msg", "") or exc).strip().splitlines()
         return {"status": "failed", "message": message[0] if message else "Check failed.", "hint": "", "detail": ""}
+    # On a hidden check the exception's text may hold what the student's values made it say (a
+    # count, a shape): its type alone is named there, as for the student's own exceptions.
+    said = type(exc).__name__ if hidden else f"{type(exc).__name__}: {str(exc)[:200]}"
     return {"status": "error", "internal": True,
-            "message": f"{GRADER_FAILED} ({type(exc).__name__}: {str(exc)[:200]}); this is not your fault.",
+            "message": f"{GRADER_FAILED} ({said}); this is not your fault.",
             "hint": "Tell your instructor; the check's score is withheld.", "detail": ""}

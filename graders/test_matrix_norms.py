@@ -23,6 +23,7 @@ FLOAT_DTYPES = {"float64": np.float64, "f8": np.float64, "<f8": np.float64, "d":
                 "double": np.float64, "float": np.float64,
                 "float32": np.float32, "f4": np.float32, "<f4": np.float32, "f": np.float32, "single": np.float32}
 MAX_ARGUMENT_VALUES = 1 << 16
+MAX_ARRAY_VALUES = 2**63 - 1  # what numpy can count in one array (an int64)
 NORM_RTOL = 1e-5  # the spec's "within a relative 1e-5", the starting norm included (ones summed in float32 are still ones)
 DRAW_HINT = ("Each layer's matrix is drawn from the rng you are given, with mean 0 and standard deviation "
              "weight_std, one fresh (dim, dim) matrix per layer.")
@@ -136,6 +137,10 @@ def read_shape(value, name, call):
         if not is_real_number(part) or isinstance(part, (float, np.floating)) or int(part) < 0:
             bad_log(call, f"{name}={show(value)}")
         shape.append(int(part))
+    # No array holds more values than an int64 counts: a log that says so was never numpy's, and the
+    # counts the checks print and compare must stay ordinary numbers.
+    if any(part > MAX_ARRAY_VALUES for part in shape) or math.prod(shape) > MAX_ARRAY_VALUES:
+        bad_log(call, f"{name} with more values than any array holds")
     return tuple(shape)
 
 
@@ -150,6 +155,8 @@ def read_draws(log, call):
             fail(f"{call} made more than 10000 separate calls on rng for a small case.",
                  "Draw a whole (dim, dim) matrix per call, and draw nothing but the weight matrices.")
         recorded = read_shape(entry.get("shape"), "the output shape", call)
+        if recorded is None:
+            bad_log(call, "a draw without an output shape")
         draw = {"method": method, "shape": recorded, "count": math.prod(recorded)}
         if method in SIGNATURES:
             draw.update(bind_normal(method, entry.get("args"), entry.get("kwargs"), call))

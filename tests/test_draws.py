@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from autograder import codec, draws
 
@@ -87,3 +91,78 @@ def test_a_draw_the_replay_cannot_make_is_the_students_unreadable_log_not_a_grad
     draw = {"method": "normal", "loc": np.zeros(5), "scale": 0.5, "shape": (4, 4), "dtype": np.float64}
     with pytest.raises(CheckFailed, match="cannot draw it again"):
         grader._replay(generator, draw, np.float64, "f()")
+
+
+# Whatever a worker puts in its draw log, the grader either refuses it on arrival (CodecError, a
+# malformed reply: the student's) or fails the check that reads it: no other exception, which
+# would be the grader's own failure and withhold the student's score (a red team's shape of
+# 2**1000 by 2**1000 did that through a count too large for a float). Each side is tried on its
+# own, so that either one's guard, taken out, fails the property.
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-2**1100, max_value=2**1100)
+    | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=12)
+_BIG = st.integers(min_value=0, max_value=2**1100)
+_SIZES = st.lists(st.integers(min_value=-2, max_value=64) | _BIG | _JSON, max_size=70) | _JSON
+_ARGUMENT_NAMES = st.sampled_from(["loc", "scale", "size", "dtype", "out", "x"])
+_ENTRIES = st.fixed_dictionaries({
+    "method": st.sampled_from(["normal", "standard_normal", "uniform", "spawn", "__overflow__"]) | st.text(max_size=45),
+    "shape": _SIZES | st.none(),
+    "args": st.lists(_SIZES | _JSON, max_size=4).map(codec.encode),
+    "kwargs": st.dictionaries(_ARGUMENT_NAMES, _SIZES | _JSON | st.sampled_from(["float32", "<f8", "f"]),
+                              max_size=3).map(codec.encode),
+    "dtype": _JSON})
+
+
+@settings(max_examples=300, deadline=None)
+@given(entry=_ENTRIES)
+def test_a_forged_draw_log_is_refused_on_arrival_or_bounded(entry):
+    try:
+        (log,) = draws.decode_logs([[entry]])
+    except codec.CodecError:
+        return
+    shape = log[0]["shape"]
+    assert all(type(part) is int and 0 <= part for part in shape) and math.prod(shape) < 2**63
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(entry=_ENTRIES)
+def test_a_forged_draw_log_fails_the_check_that_reads_it_never_the_grader(entry):
+    from autograder.problems import CheckFailed
+    grader = _matrix_norms_grader_once()
+    try:  # its arguments decoded as on arrival; its shape as the worker wrote it
+        (log,) = draws.decode_logs([[{**entry, "shape": None}]])
+    except codec.CodecError:
+        return
+    log[0]["shape"] = entry["shape"]
+    try:
+        read = grader.read_draws(log, "f()")
+        drawn = grader.values_drawn(read)
+        grader.plural(drawn, "value")
+        if drawn <= 1000 and read[0]["method"] in grader.NORMAL_METHODS:
+            grader._replay(np.random.Generator(np.random.PCG64(1)), read[0], np.float64, "f()")
+    except CheckFailed:
+        pass
+
+
+def test_a_shape_too_large_for_any_array_is_refused_on_arrival():
+    entry = {"method": "uniform", "args": [], "kwargs": codec.encode({}), "shape": [2**1000, 2**1000], "dtype": "<f8"}
+    with pytest.raises(codec.CodecError, match="more values than any array"):
+        draws.decode_logs([[entry]])
+
+
+def test_a_shape_too_large_for_any_array_fails_the_check_that_reads_it():
+    from autograder.problems import CheckFailed
+    with pytest.raises(CheckFailed, match="more values than any array"):
+        _matrix_norms_grader_once().read_draws([{"method": "uniform", "shape": [2**62, 4]}], "f()")
+
+
+_GRADER = []
+
+
+def _matrix_norms_grader_once():
+    """The grader module, loaded once for the many examples of a property."""
+    if not _GRADER:
+        _GRADER.append(_matrix_norms_grader())
+    return _GRADER[0]

@@ -76,3 +76,10 @@ def test_a_hidden_check_shows_no_detail_the_worker_sent():
     missing = call_problem("a.py", "f", {"kind": "missing"})
     missing.detail = "fan_in=1234567"
     assert _verdict(_raised(missing), hidden=True)["detail"] == ""
+
+
+def test_a_grader_failure_on_a_hidden_check_names_only_its_type():
+    """The grader's own exception may quote what the student's values made it meet (a count, a shape)."""
+    failed = _verdict(_raised(OverflowError("int too large: 1234567")), hidden=True)
+    assert failed["internal"] and "OverflowError" in failed["message"] and "1234567" not in failed["message"]
+    assert "1234567" in _verdict(_raised(OverflowError("int too large: 1234567")), hidden=False)["message"]
