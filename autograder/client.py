@@ -31,6 +31,7 @@ from .conversation import Conversation, waited
 from .feed import Feed, Scripted
 from .printed import assemble_output
 from .quiet import QuietLock
+from .replies import UNREADABLE, CallResult, read_result
 from .problems import (BadReply, FunctionMissing, SandboxFailed, StudentRaised, StudentTimeout, SubmissionMissing,
                        SubmissionUnreadable, WorkerCrashed)
 from .script import Call, Recorder, Scripts, call_key
@@ -38,22 +39,9 @@ from .submission import look, source_of
 from .zygote import ForkedWorker, Zygote
 
 MAX_TIMEOUTS = 4
-# Far more arrays than any answer holds (a draw log of 10,000 draws with numpy-scalar arguments is
-# 20,000), and few enough that reading them costs the grader no more than a second or two.
-MAX_REPLY_ARRAYS = 50_000
 # What an honest worker reports for a KeyError the worker itself raises (see _reports_honestly).
 KEY_ERROR_LINEAGE = ["builtins.KeyError", "builtins.LookupError", "builtins.Exception",
                      "builtins.BaseException", "builtins.object"]
-
-
-@dataclass(frozen=True)
-class CallResult:
-    value: object
-    draws: tuple = ()
-    warnings: tuple = ()
-    args_after: list | None = None
-    kwargs_after: dict | None = None
-    size: int = 0  # bytes of the reply as it crossed: what keeping this result may cost (probes.py)
 
 
 @dataclass
@@ -150,27 +138,10 @@ class StudentModule(Conversation, Scripted):
 
     def _result(self, reply: dict, args: tuple, kwargs: dict, return_args: bool, slots: list, where: dict,
                 seen: tuple, function: str, size: int = 0) -> CallResult:
-        from .draws import decode_logs  # numpy's Generator: imported where a reply is first read (codec.Later)
-
-        started, tally = time.monotonic(), codec.Tally(MAX_REPLY_ARRAYS)
+        started = time.monotonic()
         try:
-            observed = arena.as_arrays(slots, seen) if slots else []
-            resolve = arena.resolve_reported(observed)
-            result = CallResult(
-                value=codec.decode(reply.get("value"), tally=tally),
-                draws=tuple(decode_logs(reply.get("draws", []), tally)),
-                warnings=tuple(str(w)[:300] for w in reply.get("warnings", [])[:20] if isinstance(w, str)),
-                args_after=arena.after_call(list(args), codec.decode(reply["args_after"], shared=resolve, tally=tally),
-                                            where, slots, observed) if return_args else None,
-                kwargs_after=arena.after_call(dict(kwargs), codec.decode(reply["kwargs_after"], shared=resolve,
-                                                                         tally=tally),
-                                              where, slots, observed) if return_args else None,
-                size=size,
-            )
-            if return_args:
-                _check_arguments_after(result, args, kwargs)
-            return result
-        except (codec.CodecError, TypeError, ValueError, KeyError, OverflowError) as exc:
+            return read_result(reply, args, kwargs, return_args, slots, where, seen, size)
+        except UNREADABLE as exc:
             self._restart()
             raise BadReply(f"{function}() returned something the grader cannot read ({exc}).") from None
         finally:
@@ -328,18 +299,3 @@ class StudentModule(Conversation, Scripted):
         if self._arena is not None:
             self._arena.close()
             self._arena = None
-
-
-def _check_arguments_after(result: CallResult, args: tuple, kwargs: dict) -> None:
-    """The arguments after the call come as they went: one per argument, under the same names.
-
-    The worker reports them (checks read ``args_after[0]`` and ``kwargs_after[name]``), and only a
-    worker whose reporting was tampered with can say otherwise: that is the submission's doing,
-    never a failure of the grader's.
-    """
-    named = {key for key, value in kwargs.items() if not isinstance(value, codec.RngSpec)}
-    if not isinstance(result.args_after, list) or len(result.args_after) != len(args):
-        raise ValueError("its arguments after the call are not one per argument")
-    if not isinstance(result.kwargs_after, dict) or set(result.kwargs_after) != named:
-        raise ValueError("its keyword arguments after the call are not the ones it was given")
-

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autograder import client as client_module, codec, sandbox
+from autograder import codec, replies, sandbox
 from autograder.budget import Budget
 from autograder.client import StudentModule
 from autograder.problems import BadReply, StudentRaised, StudentTimeout
@@ -232,7 +232,7 @@ def _alive(pid: int) -> bool:
 def test_a_reply_of_more_arrays_than_any_answer_holds_is_refused(tmp_path, monkeypatch):
     # Each array costs the grader tens of microseconds to read: a reply of a hundred thousand tiny
     # ones (Fortran-ordered, so that np.load reads each) held it for seconds per call.
-    monkeypatch.setattr(client_module, "MAX_REPLY_ARRAYS", 100)
+    monkeypatch.setattr(replies, "MAX_REPLY_ARRAYS", 100)
     source = "import numpy as np\n\ndef f(n):\n    return [np.zeros((2, 2), order='F') for _ in range(n)]\n"
     student = module(tmp_path, source, "process")
     try:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from autograder import probes
-from autograder.client import CallResult, StudentModule
+from autograder.client import StudentModule
+from autograder.replies import CallResult
 from autograder.probes import RecordingModule
 
 
