@@ -83,6 +83,14 @@ def test_markdown_starts_no_line_block_mention_or_issue_reference():
         assert not re.match(r"\s*([-+=]|\d+[.)])", escape_markdown(block)), block
 
 
+def test_markdown_links_no_commit_or_gh_reference():
+    """GitHub links a bare commit SHA and GH-123 in a comment: a file name could point the class at any commit."""
+    text = escape_markdown("see a5c3785ed8d6a35868bc169f07e40e889087fd2e, DEADBEEF1 and gh-12; got 1234567.0009765625")
+    assert not re.search(r"[0-9a-f]{7}", text.replace("1234567", "").replace("0009765625", ""), re.I)
+    assert not re.search(r"GH-\d", text, re.I)
+    assert "1234567.0009765625" in text  # plain numbers stay whole
+
+
 def test_markdown_opens_no_math():
     """Red team: GitHub renders $...$ and $$...$$ as math even after a backslash, so a file name could
     put a huge fake score into the CI comment."""

@@ -23,13 +23,17 @@ _BLOCK_START = re.compile(r"^[ \t]*(\d*)([-+=.)])?")
 # after Markdown's escapes and entities are read, so neither a backslash nor &#64; stops them; a
 # zero-width space between the sign and the name does (their patterns want a letter or digit
 # there), as Renovate does to quote release notes. A mail address's domain must follow its @ too.
-_REFERENCES = re.compile(r"(?<=[@#])")
+# Where GitHub would ping or link: after @ and #, and inside GH-123.
+_REFERENCES = re.compile(r"(?<=[@#])|(?<=\bGH)(?=-\d)", re.IGNORECASE)
+# A bare commit SHA (or a prefix of 7 hex digits or more) is a link too: cut into runs of 6. A word
+# must hold a letter to be cut, so that plain numbers stay whole, to be copied.
+_SHAS = re.compile(r"\b(?=[0-9]*[a-f])[0-9a-f]{7,40}\b", re.IGNORECASE)
 _ZERO_WIDTH_SPACE = "\u200b"
 
 
 def escape_markdown(text: object) -> str:
     """Student text as literal Markdown: no emphasis, links, images, HTML, table breaks, headings,
-    new lines or blocks, math, mentions or issue references.
+    new lines or blocks, math, mentions, issue references or commit links.
 
     GitHub also turns bare ``http://...`` and ``www.`` text into links; an escaped ``:`` or ``.``
     reads the same but is no longer one.
@@ -40,6 +44,7 @@ def escape_markdown(text: object) -> str:
     text = _BLOCK_START.sub(lambda m: m.group(1) + ("\\" + m.group(2) if m.group(2) else ""), text, count=1)
     # GitHub reads $...$ and $$...$$ as math (a student's \Huge text in the comment), and no backslash
     # stops it; an entity, written last so that no escape above splits it, is never a delimiter.
+    text = _SHAS.sub(lambda m: _ZERO_WIDTH_SPACE.join(re.findall(".{1,6}", m.group())), text)
     return _REFERENCES.sub(_ZERO_WIDTH_SPACE, text).replace("$", "&#36;")
 
 
