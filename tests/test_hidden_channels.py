@@ -83,3 +83,14 @@ def test_a_grader_failure_on_a_hidden_check_names_only_its_type():
     failed = _verdict(_raised(OverflowError("int too large: 1234567")), hidden=True)
     assert failed["internal"] and "OverflowError" in failed["message"] and "1234567" not in failed["message"]
     assert "1234567" in _verdict(_raised(OverflowError("int too large: 1234567")), hidden=False)["message"]
+
+
+@pytest.mark.parametrize("name", ["BlockingIOError", "UnicodeTranslateError", "ResourceWarning", "EnvironmentError"])
+def test_a_hidden_check_names_no_builtin_type_that_no_plain_mistake_raises(name):
+    """Each type the student's code may choose among is more it could spell out: only the usual ones are named."""
+    chosen = StudentRaised(f"f() raised {name}", exc_type=name, exc_mro=(f"builtins.{name}",))
+    assert name not in _verdict(_raised(chosen), hidden=True)["message"]
+    usual = StudentRaised("f() raised ZeroDivisionError", exc_type="ZeroDivisionError",
+                          exc_mro=("builtins.ZeroDivisionError",))
+    assert "ZeroDivisionError" in _verdict(_raised(usual), hidden=True)["message"]
+
