@@ -146,6 +146,7 @@ def gradescope_results(student: StudentResult, seed: int, sandbox: str, seconds:
 def run(root: Path) -> int:
     """Grade ``root/submission`` with the kit this module belongs to; write ``root/results/results.json``."""
     from . import cli  # the command line proves the sandbox before anyone is graded
+    from .hostproof import published_isolation
 
     started = time.monotonic()
     kit = Path(__file__).resolve().parents[1]
@@ -153,7 +154,7 @@ def run(root: Path) -> int:
     submission = read_student("submission", root / "submission", exercises)
     with tempfile.TemporaryDirectory() as work:
         result_path = Path(work) / "result.json"
-        code = cli.main(["check", str(submission.folder), "--json", str(result_path)])
+        code = cli.main(["check", str(submission.folder), "--json", str(result_path), *published_isolation(False)])
         if code not in (0, 1):
             return code  # a host problem: no results.json, so Gradescope reports a failed run, not a 0
         batch = batch_from_dict(json.loads(result_path.read_text(encoding="utf-8")))

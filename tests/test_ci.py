@@ -303,3 +303,25 @@ def test_classroom_refuses_a_second_root_commit_merged_in(tmp_path):
     done = subprocess.run(["bash", "-e", "-c", step], cwd=repo, capture_output=True, text=True)
     assert done.returncode != 0
     assert not (repo / ".trusted-kit").exists()
+
+
+@pytest.mark.parametrize("entry", ["ci_grade", "gradescope"])
+def test_a_published_score_never_comes_from_unsandboxed_student_code(course, tmp_path, monkeypatch, entry):
+    """Red team: where bubblewrap could not start, CI's and Gradescope's check fell back to process
+    limits, and as a plain user the student's code read the reference and wrote a conftest.py into
+    the kit that passed every later run. Not as root, they now refuse: no score, no comment."""
+    from autograder import bwrap, ci_grade, gradescope, sandbox
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(bwrap, "first", lambda: None)
+    monkeypatch.setattr(sandbox, "find_bwrap", lambda: bwrap.Search(None, "setting up uid map: Permission denied"))
+    if entry == "ci_grade":
+        output, comment = tmp_path / "github_output", tmp_path / "comment.md"
+        code = ci_grade.main(["--repo", str(course), "--head", "pr", "--seed", "7", "--comment", str(comment),
+                              "--classroom-output", str(output)])
+        assert code == cli.Exit.REFUSED and not output.exists() and not comment.exists()
+        return
+    root = tmp_path / "gs"
+    (root / "submission").mkdir(parents=True)
+    shutil.copy(SOLUTIONS / "scalar_chain.py", root / "submission" / "scalar_chain.py")
+    assert gradescope.run(root) == cli.Exit.REFUSED
+    assert not (root / "results" / "results.json").exists()
