@@ -3,13 +3,16 @@
 An exercise's result depends on the student's file for it, that exercise's grader, reference and
 catalogued mistakes (whose titles and hints a failed check's diagnosis shows), what every grader
 shares (pytest.ini, course.toml, any other file in graders/ or solutions/ or at the catalogue's
-top, the kit's own grading code) and the settings that change scores (seed, limits, isolation).
+top, the kit's own grading code), the settings that change scores (seed, limits, isolation) and the
+versions of Hypothesis, numpy and Python.
 Its key hashes exactly those, so changing one grader changes the keys of that exercise alone.
 """
 
 from __future__ import annotations
 
 import hashlib
+import platform
+import sys
 from pathlib import Path
 
 from . import __version__
@@ -47,7 +50,7 @@ def grader_keys(graders_dir: Path, reference_dir: Path | None, course: tuple[Exe
     """Per exercise: the fingerprint of everything on the trusted side its result depends on."""
     own = {f"test_{e.name}.py" for e in course}
     catalogue = catalogue_dir if catalogue_dir is not None and catalogue_dir.is_dir() else None
-    shared = _digest(__version__, repr(terms),
+    shared = _digest(__version__, repr(terms), *environment(),
                      *_files(graders_dir, own),
                      *(_files(reference_dir, {f"{e.name}.py" for e in course}) if reference_dir else ["no reference"]),
                      *(_top_files(catalogue) if catalogue else ["no catalogue"]),
@@ -61,6 +64,25 @@ def grader_keys(graders_dir: Path, reference_dir: Path | None, course: tuple[Exe
                                       reference.read_bytes() if reference and reference.is_file() else b"no reference",
                                       *(_files(mistakes, set()) if mistakes and mistakes.is_dir() else ["no mistakes"]))
     return keys
+
+
+def environment() -> list[str]:
+    """What else decides a result: Hypothesis draws the hidden cases and numpy computes both sides, so
+    an upgrade of either (or of Python, or another machine) may change a score under the same seed."""
+    return [f"hypothesis {installed_version('hypothesis')}", f"numpy {installed_version('numpy')}",
+            f"python {sys.version}", f"machine {platform.machine()}"]
+
+
+def installed_version(package: str) -> str:
+    """The installed version of ``package``, from its dist-info folder's name: importlib.metadata
+    would cost ``check`` the import of the email package, a tenth of a second."""
+    for entry in sys.path:
+        try:
+            for found in sorted(Path(entry or ".").glob(f"{package}-*.dist-info")):
+                return found.name[len(package) + 1:-len(".dist-info")]
+        except OSError:
+            continue
+    return "none"
 
 
 def _top_files(folder: Path) -> list[bytes | str]:

@@ -21,8 +21,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import platform
-import sys
 import tempfile
 from dataclasses import replace
 from pathlib import Path
@@ -32,7 +30,7 @@ from pathlib import Path
 
 from . import cachedir
 from .cachedir import mark_used, user_cache
-from .fingerprint import grader_keys
+from .fingerprint import environment, grader_keys
 from .model import load_course
 
 FORMAT = 3  # 2: with every check collected ("checks"); 3: with the exercises whose plots stopped ("stopped")
@@ -52,8 +50,7 @@ def identity(settings) -> str:
     terms = (settings.seed, settings.call_timeout, settings.memory_mb, settings.isolation)
     keys = grader_keys(settings.graders_dir, settings.reference_dir, course, terms)
     return "\n".join((f"format {FORMAT}", *(f"{name} {key}" for name, key in sorted(keys.items())),
-                      f"hypothesis {_version('hypothesis')}", f"numpy {_version('numpy')}", f"python {sys.version}",
-                      f"machine {platform.machine()}"))
+                      *environment()))
 
 
 def path_for(settings) -> Path:
@@ -177,15 +174,3 @@ def _whole(path: Path) -> bool:
                 and data["stopped"] == [])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False
-
-
-def _version(package: str) -> str:
-    """The installed version of ``package``, from its dist-info folder's name: importlib.metadata
-    would cost ``check`` the import of the email package, a tenth of a second."""
-    for entry in sys.path:
-        try:
-            for found in sorted(Path(entry or ".").glob(f"{package}-*.dist-info")):
-                return found.name[len(package) + 1:-len(".dist-info")]
-        except OSError:
-            continue
-    return "none"

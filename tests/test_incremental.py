@@ -257,6 +257,18 @@ def test_a_changed_grader_regrades_that_exercise_alone(tmp_path):
     assert [to_dict(replace(r, graded="")) for r in again.results] == [to_dict(replace(r, graded="")) for r in first_results]
 
 
+@pytest.mark.parametrize("package", ["hypothesis", "numpy"])
+def test_an_upgrade_that_changes_the_cases_or_the_arithmetic_changes_every_key(monkeypatch, package):
+    """Hypothesis draws the hidden cases and numpy computes both sides: a run after an upgrade must not
+    keep results graded before it under the same seed (red team, read in gradecmd.py)."""
+    from autograder import fingerprint
+    before = grader_keys(GRADERS, SOLUTIONS, COURSE, TERMS)
+    real = fingerprint.installed_version
+    monkeypatch.setattr(fingerprint, "installed_version", lambda name: real(name) + (".1" if name == package else ""))
+    after = grader_keys(GRADERS, SOLUTIONS, COURSE, TERMS)
+    assert all(before[name] != after[name] for name in before)
+
+
 def test_keys_change_with_their_own_exercise_only(tmp_path):
     graders = tmp_path / "graders"
     shutil.copytree(GRADERS, graders, ignore=shutil.ignore_patterns("__pycache__"))
