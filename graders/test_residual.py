@@ -167,8 +167,8 @@ def _fixed(depth, slope, residual=True):
 
 
 # On every seed: large slopes with the skip (1 + slope is not slope), deep stacks past 32767
-# blocks, and small slopes over stacks deep enough that a truncated series misses by far more
-# than 1e-9.
+# blocks (and past 100,000, up to a million), and small slopes over stacks deep enough that a
+# truncated series misses by far more than 1e-9.
 EXTREME_STACKS = [_fixed(3, 1000.0), _fixed(2, 1e7), _fixed(1, 150.0), _fixed(5, -200.0), _fixed(1, 2e8),
                   _fixed(3, -5e6), _fixed(40, 101.0), _fixed(2, 1e9), _fixed(40000, 1e-4), _fixed(65536, 1e-5),
                   _fixed(50000, 0.99999, False), _fixed(99999, -2e-6), _fixed(32768, 3e-4), _fixed(100000, 1e-7),
@@ -176,7 +176,10 @@ EXTREME_STACKS = [_fixed(3, 1000.0), _fixed(2, 1e7), _fixed(1, 150.0), _fixed(5,
                   _fixed(20000, -0.0002), _fixed(100000, 5e-5), _fixed(100000, 0.00099), _fixed(100000, -0.00099),
                   # slopes too small to matter in one block, but not over 1,000 to 100,000 of them
                   _fixed(100000, 1e-13), _fixed(100000, -3e-13), _fixed(1000, 5e-10), _fixed(50000, 2e-11),
-                  _fixed(99999, 1e-12), _fixed(100000, 5e-14)]
+                  _fixed(99999, 1e-12), _fixed(100000, 5e-14),
+                  # past 100,000 blocks (the spec sets no limit on depth; a loop still takes well under a
+                  # second), and slopes under 1e-7 over stacks deep enough that 1 + depth * slope misses
+                  _fixed(100000, 9e-8), _fixed(400000, 3e-8), _fixed(200000, 1e-6), _fixed(1000000, -9e-8)]
 
 # On every seed: factors of 0, 1, -1, 2 and -2 (slopes such as -1, -2 and 0), with and without
 # the skip, at depths 0 to 3 and at a large even and odd depth: a special case for one slope that

@@ -72,13 +72,20 @@ def chains(draw):
 
 
 # On every seed: powers between 1e300 and the largest float, their negatives, powers near and in
-# the subnormal range, depths past 32767, and scales within 1e-6 of 1 over long chains.
+# the subnormal range, depths past 32767 (and past a million), scales within 1e-6 of 1 over long
+# chains, and pairs of calls that differ only in the last bits of the scale.
 EXTREME_CHAINS = [(305, 10.0), (308, 10.0), (307, -10.0), (1023, 2.0), (1023, -2.0), (2, 1.3e154), (3, -5e102),
                   (10, 1.5e30), (2, 1.3407807929942596e154), (305, 0.1), (309, -0.1), (320, 0.1), (1022, 0.5),
                   (1073, -0.5), (1074, 0.5), (2, 1e-160), (40000, 1.00001), (40000, -1.00001), (65536, 1.0000001),
                   (99999, 0.9999995), (870, 0.9999992687284882), (50001, -1.0000009), (32768, 1 + 2 ** -30),
                   (3, -1.0), (99999, -1.0), (100000, -1.0),
-                  (100000, 0.9999999)]
+                  (100000, 0.9999999),
+                  # past a million layers: the spec sets no limit on depth
+                  (2000000, 1.0000001), (1000001, -1.0), (2000001, -0.9999999),
+                  # the same depth twice in a row with scales a few units of the last place apart: each
+                  # call is answered on its own, with nothing kept from the call before
+                  (1000, 1.0), (1000, 1.0000000000000002), (3, 0.1), (3, 0.10000000000000002),
+                  (7, -1.1), (7, -1.1000000000000003)]
 
 # On every seed, at every range of depths (2 to 5, then up to thousands): powers where ** is not
 # what the exact power rounded once gives (fractions.Fraction), nor what a loop or repeated
