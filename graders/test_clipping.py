@@ -12,6 +12,11 @@ FUNCTION = "clip_by_global_norm"
 
 VALUES_UNCHANGED_RTOL = 1e-12  # "values unchanged": multiplying by exactly 1.0 is fine, any real rescaling is not
 RTOL = 1e-9  # every correct way of computing the norm agrees to a few ulps
+# Clipped entries are compared relatively, each on its own, down to the smallest normal float
+# (2.2e-308): every array is multiplied by the SAME factor, so an entry of 1e-300 must be its
+# input times that factor as much as an entry of 1. Only inside the subnormal range, where a
+# product keeps fewer digits, is a difference of at most this much forgiven.
+ENTRY_FLOOR = 1e-310
 
 
 def arrays(*items) -> list:
@@ -182,7 +187,15 @@ HIGH_RANK_ABOVE = [
 EXTREME_ABOVE = [(arrays([1e-150]), 1e-170), (arrays([3e-150], [[-4e-150]]), 1e-160),
                  (arrays([1e-150, 2e-150], np.full((1, 1, 2), 2e-150)), 3e-175),
                  (arrays([1.2e150], [-1.6e150]), 1e150), (arrays([3e150], [[4e150]]), 1e-150),
-                 (arrays([1e150], [1e-150]), 1e-100)]
+                 (arrays([1e150], [1e-150]), 1e-100),
+                 # mixed magnitudes: the small entries clip to 1e-300, 2e-269 and 1e-211, still normal
+                 # floats and still multiplied by the one factor (not rounded to 0, not left alone)
+                 (arrays([1e150], [-1e-150]), 1.0), (arrays([3e150, 2e-120], [[4e150]], [5e-100]), 50.0),
+                 (arrays([[6e100], [1e-110]], [8e100]), 1)]
+# Arrays of more than 4096 entries (the spec allows any shape), whose even and odd entries differ: a norm
+# measured on a sample of the entries (every other one) is off, as is one that stops at some length.
+BIG_ARRAYS = [(arrays(np.tile([3.0, -4.0], 2100).reshape(60, 70)), 100.0, 5.0 * math.sqrt(2100.0)),
+              (arrays([1.0], np.tile([1.0, 2.0, -2.0, 0.5], 1300)), 1, math.sqrt(1.0 + 1300 * 9.25))]
 LONG_ARRAYS_UNDER = [(arrays(np.full(1000, 0.01)), 1.0), (arrays(np.full((20, 50), 0.05)), 1.6)]
 
 
@@ -214,6 +227,10 @@ def test_reports_the_global_norm_before_clipping(student):
         (arrays([1.0, 2.0], [[2.0], [4.0]]), 2.0, 5.0),
         (arrays([[2.0, 3.0]], [[[6.0]]]), 100.0, 7.0),
         (arrays([[-1.0, 0.0], [2.0, 0.0]], [0.0, -2.0], [[[4.0]]]), 0.5, 5.0),
+        # arrays of any shape: one with no entries at all adds nothing to the sum
+        (arrays([3.0], np.zeros(0), [[4.0]]), 1.0, 5.0), (arrays(np.zeros((2, 0)), [[6.0, 8.0]]), 100.0, 10.0),
+        # and long ones: every entry of every array counts, past 4096 entries too
+        *BIG_ARRAYS,
     ]
     for grads, max_norm, expected in cases:
         _, norm, _ = clip(student, grads, max_norm)
@@ -263,6 +280,16 @@ def test_above_the_limit_the_combined_length_becomes_max_norm(student):
                  "added), so that the result has length max_norm exactly.")
 
 
+TINY_HINT = ("Every entry is multiplied by the same factor max_norm / norm, however small the product: 1e-150 "
+             "times 1e-150 is 1e-300, a float like any other, so keep it as it comes out (not 0, not changed).")
+
+
+def tiny_products(grads, max_norm) -> bool:
+    """Whether clipping makes some nonzero entry smaller than 1e-200 (a case for TINY_HINT)."""
+    factor = max_norm / true_norm(grads)
+    return any(0 < float(np.min(np.abs(g[g != 0]), initial=np.inf)) * factor < 1e-200 for g in grads)
+
+
 @pytest.mark.points(2)
 def test_every_array_is_scaled_by_the_same_factor(student):
     """Clipping above the limit keeps the direction: every array is its input times one common positive factor below 1, whatever its rank (1-D to 5-D) and place in the list."""
@@ -270,21 +297,33 @@ def test_every_array_is_scaled_by_the_same_factor(student):
         (arrays([[3.0, 0.0], [0.0, 4.0]], [0.5, -0.5, 0.5, -0.5], [[[1.0, -1.0, 2.0]], [[0.0, 1.0, -1.0]]]), 2.0),
         (arrays([0.1, 0.2], [[30.0, -40.0]]), 10.0),
         *HIGH_RANK_ABOVE,  # 3-D, 4-D and 5-D arrays first, in the middle and last
+        *EXTREME_ABOVE[-3:],  # huge and tiny entries together: the tiny ones are scaled by the same factor
     ]
     for grads, max_norm in cases:
         call = call_text(FUNCTION, grads, max_norm)
         clipped, _, _ = clip(student, grads, max_norm)
         factors = []
         for index, (got, grad) in enumerate(zip(clipped, grads)):
-            factor = float(np.sum(got * grad) / np.sum(grad * grad))
-            if not np.allclose(got, factor * grad, rtol=RTOL, atol=1e-12 * float(np.max(np.abs(got)))):
+            # measured on both arrays divided by the input's largest entry, so that tiny entries count
+            # too (the square of 1e-300 underflows); each entry is then compared relatively
+            top = float(np.max(np.abs(grad)))
+            if top == 0.0:  # an all-zero array stays zeros, whatever the factor
+                if np.any(got != 0):
+                    fail(f"{call} returned {show(got)} for the all-zero input array {index}; expected zeros.",
+                         "Scale whole arrays by one number: zeros times any factor stay zeros.")
+                continue
+            with np.errstate(all="ignore"):
+                factor = float(np.sum((got / top) * (grad / top)) / np.sum(np.square(grad / top)))
+            if not np.allclose(got, factor * grad, rtol=RTOL, atol=ENTRY_FLOOR):
                 fail(f"{call} returned {show(got)} for input array {index} {show(grad)}, which is not a multiple "
                      f"of it: its direction changed.",
+                     TINY_HINT if tiny_products(grads, max_norm) else
                      "Scale whole arrays by one number; do not clip individual entries to [-max_norm, max_norm].")
             factors.append(factor)
         if not np.allclose(factors, factors[0], rtol=RTOL, atol=0.0):
             listed = ", ".join(f"{f:.6g}" for f in factors)
             fail(f"{call} scaled the arrays by different factors ({listed}); expected one common factor.",
+                 TINY_HINT if tiny_products(grads, max_norm) else
                  "Clip by the global norm of all arrays together, not each array by its own norm.")
         if factors[0] <= 0:
             fail(f"{call} multiplied the arrays by {factors[0]:.6g}; the factor must be positive.",
@@ -394,21 +433,24 @@ def test_all_zero_gradients_return_zeros_without_warning(student):
 # grads: a non-empty list of float arrays "of any shapes": 1 to 6 arrays of rank 1 to 5, or 7 to
 # 16 small ones (many arrays, each far under the limit, can be over it together), each all zero
 # or holding values at one magnitude from 1e-150 to 1e150 (squares and their sum stay finite
-# and normal); now and then a long array of 100 to 1000 entries, constant or not (many small
-# entries make a large norm). max_norm: a positive number, int or float: exactly the norm (the
-# boundary), one ulp either side, just above or below it (a relative 1e-5 to 1e-8, or 0.1% to
-# 10%: the norm is then just under the limit), a factor of it from 1e-6 to 1e6, or a fixed limit.
+# and normal); now and then a long array of 100 to 1000 entries (the hidden check: up to 6000),
+# constant or not (many small entries make a large norm). max_norm: a positive number, int or
+# float: exactly the norm (the boundary), one ulp either side, just above or below it (a relative
+# 1e-5 to 1e-8, or 0.1% to 10%: the norm is then just under the limit), a factor of it from 1e-6
+# to 1e6, or a fixed limit.
 MAGNITUDES = (-150, -100, -30, -8, -3, 0, 3, 8, 30, 100, 150)
 
 
 LONG_SHAPES = ((1000,), (100,), (10, 30), (200,), (4, 5, 20))
+# The hidden check's long arrays also go past 4096 entries (any shape is allowed; up to 6000 here).
+HIDDEN_LONG_SHAPES = LONG_SHAPES + ((4100,), (6000,), (70, 64), (3, 40, 41))
 
 
 @st.composite
-def gradient(draw, small: bool = False):
+def gradient(draw, small: bool = False, long_shapes=LONG_SHAPES):
     if not small and draw(st.integers(0, 24)) == 0:
         # a long array: drawn from a seed, not entry by entry (Hypothesis draws would be too costly)
-        shape = draw(st.sampled_from(LONG_SHAPES))
+        shape = draw(st.sampled_from(long_shapes))
         rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
         scale = 10.0 ** draw(st.sampled_from(MAGNITUDES))
         if draw(st.booleans()):
@@ -428,9 +470,9 @@ def true_norm(grads) -> float:
 
 
 @st.composite
-def clip_calls(draw):
+def clip_calls(draw, long_shapes=LONG_SHAPES):
     """(grads, max_norm): one call from the contract's whole domain."""
-    few = st.lists(gradient(), min_size=1, max_size=6)
+    few = st.lists(gradient(long_shapes=long_shapes), min_size=1, max_size=6)
     grads = draw(st.one_of(few, few, st.lists(gradient(small=True), min_size=7, max_size=16)))
     norm = true_norm(grads)
     fixed = st.sampled_from((1, 1.0, 0.5, 5, 3.7, 1e-9, 1e9))
@@ -491,8 +533,9 @@ def expect_promises(student, case):
                  "epsilon, no threshold on small norms), so that the result has length max_norm exactly.")
         factor = max_norm / expected_norm
         expect_clipped(clipped, [g * factor for g in grads], call,
-                       "Scale every array by the same factor max_norm / norm, keeping its direction.",
-                       atol=1e-12 * max(float(np.max(np.abs(g))) * factor for g in grads))
+                       "Scale every array by the same factor max_norm / norm, keeping its direction: every entry, "
+                       "however tiny it becomes, is its input times that factor (no entry is rounded to 0).",
+                       atol=ENTRY_FLOOR)
     else:
         for index, (got, grad) in enumerate(zip(clipped, grads)):
             mismatch = first_mismatch(got, grad, VALUES_UNCHANGED_RTOL)
@@ -526,17 +569,17 @@ def test_matches_reference_on_random_gradients(student, reference, cases):
         clipped, got_norm = expect_promises(student, case)
         call = call_text(FUNCTION, grads, max_norm)
         expect_norm(got_norm, expected_norm, call, max_norm, hint)
-        atol = 1e-12 * max(float(np.max(np.abs(e))) for e in expected)
+        atol = ENTRY_FLOOR
         expect_clipped(clipped, expected, call, hint, atol=atol)
         if any(g.ndim > 1 for g in grads):  # and the same values in another memory layout
             clipped, got_norm, _ = clip(student, in_fortran_order(grads), max_norm)
             expect_norm(got_norm, expected_norm, call, max_norm, LAYOUT_HINT)
             expect_clipped(clipped, expected, call, LAYOUT_HINT, atol=atol)
 
-    cases.check(clip_calls(), matches, explicit=[
+    cases.check(clip_calls(HIDDEN_LONG_SHAPES), matches, explicit=[
         (arrays(*[[0.35, -0.1]] * 11), 1.0), (arrays(*[[0.5]] * 8, [[0.5]]), 1.0),
         (arrays(np.full((25, 40), 0.04)), 1.0), (arrays([0.7], [0.7]), 1.0 + 1e-6), *HIGH_RANK_ABOVE,
-        *EXTREME_ABOVE])
+        *EXTREME_ABOVE, *((grads, max_norm) for grads, max_norm, _ in BIG_ARRAYS)])
 
 
 # The plot in the HTML report: the public cases' norms before and after clipping, both divided by

@@ -21,6 +21,12 @@ from autograder.problems import CheckFailed
 LN = "layer_norm"
 RMS = "rms_norm"
 RTOL, ATOL = 1e-6, 1e-9  # correct formulas differ by rounding only
+# Outputs are compared relatively down to the smallest normal float (2.2e-308): ATOL (and
+# DOMAIN_ATOL below) are absolute only for a row whose entries are at least as large as its
+# spread (see ``tolerance``); a row of tiny entries (1e-100) whose eps dominates gives outputs
+# near 3e-98, which must follow the formula as closely as outputs near 1. Below this floor,
+# inside the subnormal range, rounding may differ.
+VALUE_FLOOR = 1e-310
 
 
 def row(*values) -> np.ndarray:
@@ -34,21 +40,47 @@ def run(student, function, x, *args, return_args=False, **kwargs):
     return result, Described(lambda: f"{call_text(function, shown, *args, **kwargs)} with x = {show(shown)}")
 
 
-def expect_values(got, expected, call, hint):
+def call_parameters(function, args, kwargs):
+    """(eps, gamma, beta) of a call, given by position or by keyword, the default eps filled in."""
+    given = dict(zip(("eps", "gamma", "beta") if function == LN else ("eps", "gamma"), args))
+    given.update(kwargs)
+    eps = given.get("eps")
+    return (DEFAULT_EPS[function] if eps is None else eps), given.get("gamma"), given.get("beta")
+
+
+def tolerance(function, x, eps, gamma, beta, atol):
+    """The absolute tolerance of each output entry: ``atol`` times (1 + the row's largest normalized
+    value) times |gamma| of its feature, plus ``atol`` times |beta| of its feature, plus VALUE_FLOOR.
+    Where eps dominates a row (its largest |entry| is below sqrt(statistic + eps), as for a row of
+    entries near 1e-100), the first term shrinks by that ratio: the row's outputs are then tiny,
+    and rounding errors with them, so they are compared relatively."""
+    with np.errstate(all="ignore"):
+        x = np.asarray(x, dtype=float)
+        statistic = x.var(axis=-1, keepdims=True) if function == LN else np.mean(np.square(x), axis=-1, keepdims=True)
+        size = np.max(np.abs(x), axis=-1, keepdims=True)
+        ratio = np.where(size == 0.0, 0.0, size / np.sqrt(statistic + eps))
+        top = np.max(np.abs(_normalized(function, x, eps)), axis=-1, keepdims=True)
+        scale = np.minimum(1.0, np.nan_to_num(ratio, nan=1.0, posinf=1.0)) * (1.0 + np.nan_to_num(top))
+        scale = scale * (1.0 if gamma is None else np.abs(gamma)) + (0.0 if beta is None else np.abs(beta))
+    return atol * scale + VALUE_FLOOR
+
+
+def expect_values(got, expected, call, hint, atol=ATOL):
     """The returned array has the expected shape, holds no nan/inf, and matches to rounding."""
     array = expect_array(got, np.shape(expected), call)
     bad = ~np.isfinite(array)
     if bad.any():
         index = tuple(int(i) for i in np.argwhere(bad)[0])
         fail(f"{call} returned {show(array)}, with {array[index]} at index {index}; expected {show(expected)}.", hint)
-    return expect_array_close(array, expected, call, RTOL, ATOL, hint)
+    return expect_array_close(array, expected, call, RTOL, atol, hint)
 
 
 def check(student, function, x, expected, hint, *args, **kwargs):
     result, call = run(student, function, x, *args, **kwargs)
+    atol = tolerance(function, x, *call_parameters(function, args, kwargs), ATOL)
     with default_eps_told(function, args, kwargs,
                           lambda eps: misses(result.value, _normalized(function, x, eps, **kwargs), RTOL, ATOL)):
-        return expect_values(result.value, expected, call, hint)
+        return expect_values(result.value, expected, call, hint, atol)
 
 
 # A default eps other than the stub's fails nearly every check that leaves eps out, and each
@@ -125,13 +157,15 @@ def check_layout(student, function, x, expected, hint, *args, **kwargs):
         result, _ = run(student, function, laid_out, *args, **kwargs)
         shown = np.array(x, copy=True)
         call = Described(lambda: f"{call_text(function, shown, *args, **kwargs)} with x = {show(shown)} ({how})")
-        expect_values(result.value, expected, call, hint)
+        expect_values(result.value, expected, call, hint,
+                      tolerance(function, x, *call_parameters(function, args, kwargs), ATOL))
 
 
 def check_fine(student, function, x, expected, **kwargs):
     """A call with a many-digit gamma, whose result must match to FINE_RTOL: gamma is used unrounded."""
     result, call = run(student, function, x, **kwargs)
-    expect_values(result.value, expected, call, GAMMA_HINT)  # the coarse tolerance first, with its own hints
+    expect_values(result.value, expected, call, GAMMA_HINT,  # the coarse tolerance first, with its own hints
+                  tolerance(function, x, *call_parameters(function, (), kwargs), ATOL))
     expect_array_close(np.asarray(result.value), expected, call, FINE_RTOL, 1e-14,
                        "Multiply by gamma exactly as given, in float64: do not round it, or anything else, on the way.")
 
@@ -161,6 +195,8 @@ def test_layer_norm_uses_population_variance(student):
     check(student, LN, x, (x - 6.0) / np.sqrt(8.0 + 1e-5), hint)
 
 
+NORMALIZED_HINT = ("A row that already has mean 0 and variance 1 is still divided by sqrt(1 + eps): eps counts on every "
+                   "row, so no row comes back as it was given.")
 TINY_EPS_HINT = ("eps is added as it is given, however tiny: for a row of entries near 1e-100 (variance near 1e-200) "
                  "an eps of 1e-21 decides the result, so no eps is too small to keep.")
 
@@ -172,6 +208,7 @@ def test_layer_norm_eps_goes_inside_the_square_root(student):
             "deviation; the spec's formula shows where.")
     x = row(1, 3)
     check(student, LN, x, (x - 2.0) / np.sqrt(1.0 + 1.0), hint, eps=1.0)
+    check(student, LN, NORMALIZED_ROWS, NORMALIZED_ROWS / np.sqrt(1.0 + 1.0), NORMALIZED_HINT, eps=1.0)
     check(student, LN, x, (x - 2.0) / np.sqrt(1.0 + 3.0), hint, 3.0)
     for x, args, kwargs, eps in TINY_EPS:
         check(student, LN, x, _normalized(LN, x, eps), TINY_EPS_HINT, *args, **kwargs)
@@ -200,6 +237,7 @@ def test_layer_norm_default_eps_is_1e_5(student):
     check(student, LN, x, (x - 0.001) / np.sqrt(1e-6 + 1e-5),
           "Check layer_norm's default eps in the stub (PyTorch's LayerNorm uses the same); with a variance as small "
           "as 1e-6, another eps gives visibly different values.")
+    check(student, LN, NORMALIZED_ROWS, NORMALIZED_ROWS / np.sqrt(1.0 + 1e-5), NORMALIZED_HINT)
 
 
 @pytest.mark.points(2)
@@ -219,6 +257,17 @@ def test_layer_norm_normalizes_each_row_over_the_last_axis(student):
     check_layout(student, LN, x, expected, LAYOUT_HINT)
     x3 = np.stack([x, x[::-1] * 2.0])  # shape (2, 3, 4)
     check_layout(student, LN, x3, np.stack([expected, _normalized(LN, x[::-1] * 2.0, 1e-5)]), LAYOUT_HINT)
+    check(student, LN, WIDE_ROWS, _normalized(LN, WIDE_ROWS, 1e-5), WIDE_HINT[LN])
+
+
+# Rows of 1,500 features (d has no upper bound): the statistics are those of every feature of the row,
+# however many there are.
+WIDE_ROWS = (np.random.default_rng(20261206).normal(size=(2, 1500)) * row(3.0, 0.5)[:, None]
+             + row(-1.0, 2.0)[:, None])
+WIDE_HINT = {LN: "However many features a row has, its mean and its variance are taken over all of them, in float64, "
+                 "exactly as the formula says.",
+             RMS: "However many features a row has, divide it by the square root of the mean of the squares of all its "
+                  "features (plus eps): not the mean of their absolute values, and not an estimate from some of them."}
 
 
 # A square batch: a statistic taken on the wrong axis still broadcasts, and gives wrong numbers.
@@ -310,15 +359,21 @@ FINE_BETA = row(0.123456789, 1.0, -2.5, 0.0)
 FINE_RTOL = 1e-10
 # gammas and betas of special values, on every seed: all zero, some zero, all one, negative. A
 # path that skips gamma or beta when they look like the identity (or like nothing) gets them wrong.
+# Huge and tiny ones too (gamma and beta are any arrays of shape (d,)): outputs past 1e6 or near
+# 1e-100 are what the formula gives, so a bound on the output, or a flush of tiny ones, shows.
 SPECIAL_GAMMAS = (row(0.0, 0.0, 0.0, 0.0), row(0.0, 1.0, -1.0, 2.0), row(1.0, 1.0, 1.0, 1.0),
-                  row(-1.0, -1.0, -1.0, -1.0), row(-2.0, -0.5, -1.0, -3.0), row(0.0, 0.0, 0.0, 5.0))
+                  row(-1.0, -1.0, -1.0, -1.0), row(-2.0, -0.5, -1.0, -3.0), row(0.0, 0.0, 0.0, 5.0),
+                  row(1e7, -2e12, 3e100, 1e-100))
 SPECIAL_BETAS = (row(0.0, 0.0, 0.0, 0.0), row(0.0, 0.0, 1.0, -1.0), row(1.0, 1.0, 1.0, 1.0),
-                 row(-1.0, -1.0, -1.0, -1.0), row(-2.0, -0.5, -1.0, -3.0))
+                 row(-1.0, -1.0, -1.0, -1.0), row(-2.0, -0.5, -1.0, -3.0), row(-4e7, 1e20, 0.0, 2e-100))
 SPECIAL_HINT = ("Apply gamma and beta exactly as given, whatever their values (zeros, ones, negative numbers): "
                 "scale by gamma, then shift by beta, with no shortcut for values that look special.")
 # d = 1: every row is constant, so LayerNorm gives 0 * gamma + beta = beta, and RMSNorm gives
 # x / sqrt(x ** 2 + eps) * gamma (not the sign of x).
 D1 = np.array([[3.0], [-1.0], [0.0], [2.5e-4]])
+# Rows already normalized (mean 0, variance 1 and mean square 1): eps still counts, so they come back
+# divided by sqrt(1 + eps), not as they are.
+NORMALIZED_ROWS = np.array([[-1.0, 1.0, 1.0, -1.0], [1.0, -1.0, -1.0, 1.0]])
 
 
 # One large entry among many zeros: the normalized spike is about sqrt(d) (14.1 for d = 200), far
@@ -337,7 +392,8 @@ def special_cases(function):
     tiny eps, as (x, args, kwargs, eps) cases."""
     eps = DEFAULT_EPS[function]
     cases = [(ROWS, (), {"gamma": gamma}, eps) for gamma in SPECIAL_GAMMAS]
-    cases += [(SPIKES, (), {}, eps), (SPIKES[:2, :65].copy(), (), {}, eps), *TINY_EPS]
+    cases += [(SPIKES, (), {}, eps), (SPIKES[:2, :65].copy(), (), {}, eps), *TINY_EPS,
+              (NORMALIZED_ROWS, (), {}, eps), (TINY_ROWS, (), {}, eps)]
     cases += [(D1, (), {"gamma": row(-2.0)}, eps), (D1.reshape(2, 2, 1), (0.5, row(4.0)), {}, 0.5),
               (D1[:2], (), {}, eps)]
     if function == LN:
@@ -395,7 +451,8 @@ def test_layer_norm_gamma_and_beta_are_optional(student):
     check(student, LN, x, x_hat * GAMMA, hint, gamma=GAMMA, beta=None)
 
 
-SHAPES = ((5,), (1, 5), (3, 2), (2, 1, 5), (2, 3, 4))
+# And a batch of 52,000 entries in rows of 2,000 features: float64 and the shape hold for every size.
+SHAPES = ((5,), (1, 5), (3, 2), (2, 1, 5), (2, 3, 4), (26, 2000))
 
 
 def expect_same_shape_float64(student, function):
@@ -521,6 +578,7 @@ def test_rms_norm_normalizes_each_row_over_the_last_axis(student):
     check_layout(student, RMS, x, expected, LAYOUT_HINT)
     x3 = np.stack([x, -0.5 * x[::-1], x * 3.0])  # shape (3, 2, 3)
     check_layout(student, RMS, x3, _normalized(RMS, x3, 1e-6), LAYOUT_HINT)
+    check(student, RMS, WIDE_ROWS, _normalized(RMS, WIDE_ROWS, 1e-6), WIDE_HINT[RMS])
 
 
 @pytest.mark.points(1)
@@ -739,7 +797,11 @@ def expect_promises(student, function, case):
         plain_result, plain_call = run(student, function, x, *given)
         plain = expect_array(plain_result.value, x.shape, plain_call)
         mapped = plain * (1.0 if gamma is None else gamma) + (0.0 if beta is None else beta)
-        if not np.allclose(out, mapped, rtol=RTOL, atol=DOMAIN_ATOL * (1 + float(np.max(np.abs(mapped))))):
+        with np.errstate(all="ignore"):
+            top = np.max(np.abs(plain), axis=-1, keepdims=True)
+            atol = DOMAIN_ATOL * ((1.0 + top) * (1.0 if gamma is None else np.abs(gamma))
+                                  + (0.0 if beta is None else np.abs(beta))) + VALUE_FLOOR
+        if not np.allclose(out, mapped, rtol=RTOL, atol=atol):
             fail(f"{call} returned {show(out)}, but {plain_call} gave {show(plain)}: gamma and beta must map it "
                  "feature by feature to out * gamma + beta.", GAMMA_HINT)
     rows_x = x.reshape(-1, x.shape[-1])
@@ -748,7 +810,10 @@ def expect_promises(student, function, case):
         var = rows_x.var(axis=-1)
         want = var / (var + eps)
         got_mean, got_var = rows_out.mean(axis=-1), (rows_out ** 2).mean(axis=-1)
-        bad = ~(np.isclose(got_mean, 0.0, rtol=0, atol=1e-6) & np.isclose(got_var, want, rtol=1e-5, atol=1e-9))
+        # relative to the row's own outputs down to the smallest normal float: outputs near 3e-98 (a row
+        # of tiny entries whose eps dominates) keep their mean 0 and mean square as outputs near 1 do
+        bad = ~(np.isclose(got_mean, 0.0, rtol=0, atol=1e-6 * np.sqrt(want) + VALUE_FLOOR)
+                & np.isclose(got_var, want, rtol=1e-5, atol=VALUE_FLOOR))
         hint = ("Per row: subtract the row's mean and divide by the square root of its population variance plus eps, "
                 "over the last axis whatever the number of dimensions, with the eps you are given (0 included).")
         what = "mean 0 and mean square var / (var + eps) = {want:.6g}, but has mean {m:.6g} and mean square {v:.6g}"
@@ -758,7 +823,7 @@ def expect_promises(student, function, case):
         got_var = (rows_out ** 2).mean(axis=-1)
         got_mean = got_var * 0
         same_sign = np.all((np.sign(rows_out) == np.sign(rows_x)) | (rows_x == 0) | (np.abs(rows_out) < 1e-300), axis=-1)
-        bad = ~(np.isclose(got_var, want, rtol=1e-5, atol=1e-9) & same_sign)
+        bad = ~(np.isclose(got_var, want, rtol=1e-5, atol=VALUE_FLOOR) & same_sign)
         hint = ("Per row: divide by the square root of the mean of squares plus eps, over the last axis whatever the "
                 "number of dimensions, with the eps you are given (0 included), and subtract nothing.")
         what = "mean square ms / (ms + eps) = {want:.6g} and the signs of the input, but has mean square {v:.6g}"
@@ -798,8 +863,8 @@ def _hidden_compare(student, reference, cases, function, hint):
         x, args, kwargs, eps = case
         expected = getattr(reference, function)(x.copy(), *args, **kwargs)
         out = expect_promises(student, function, case)
-        atol = DOMAIN_ATOL * (1 + float(np.max(np.abs(expected))))
         gamma, beta = _gamma_beta(case)
+        atol = tolerance(function, x, eps, gamma, beta, DOMAIN_ATOL)
         with default_eps_told(function, args, kwargs, lambda other: misses(
                 out, _normalized(function, x, other, gamma=gamma, beta=beta), RTOL, atol)):
             expect_array_close(out, expected, function, RTOL, atol, hint)
@@ -811,7 +876,7 @@ def _hidden_compare(student, reference, cases, function, hint):
     # The same values in other memory layouts (Fortran order, a transpose), with gamma and beta.
     for x, args, kwargs, eps in LAYOUT_CASES[function]:
         expected = getattr(reference, function)(x.copy(), *args, **kwargs)
-        atol = DOMAIN_ATOL * (1 + float(np.max(np.abs(expected))))
+        atol = tolerance(function, x, eps, *_gamma_beta((x, args, kwargs, eps)), DOMAIN_ATOL)
         for laid_out in (fortran(x), transposed(x)):
             result = student.call(function, laid_out, *args, **kwargs)
             expect_array_close(result.value, expected, function, RTOL, atol, LAYOUT_HINT)
