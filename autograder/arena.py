@@ -27,12 +27,14 @@ ALIGN = 64
 
 @dataclass(frozen=True)
 class Slot:
-    """One array placed in the arena: where, what type and shape, and the bytes sent."""
+    """One array placed in the arena: where, what type and shape, the bytes sent, and their order
+    ("F" for an array the check made Fortran-ordered or transposed: the student gets it so laid out)."""
 
     offset: int
     dtype: str
     shape: tuple
     sent: bytes
+    order: str = "C"
 
 
 class ArenaFull(ValueError):
@@ -86,7 +88,7 @@ class SharedArena:
 
 def as_arrays(slots, seen: tuple[bytes, ...]) -> list[np.ndarray]:
     """The arrays of ``slots`` holding the bytes ``seen`` (read from the arena by :meth:`SharedArena.read`)."""
-    return [np.frombuffer(data, dtype=np.dtype(slot.dtype)).reshape(slot.shape).copy()
+    return [np.frombuffer(data, dtype=np.dtype(slot.dtype)).reshape(slot.shape, order=slot.order).copy(order="K")
             for slot, data in zip(slots, seen)]
 
 
@@ -100,13 +102,17 @@ def layout(args: list, kwargs: dict, size: int) -> tuple[object, object, list[Sl
     def share(array: np.ndarray):
         if array.dtype.kind not in "biufc":
             return None
-        data = np.ascontiguousarray(array).tobytes()
+        # A Fortran-ordered or transposed array keeps its order: code that treats such arrays
+        # apart (an edit in place only where the array is not C-contiguous) meets one. Other views
+        # with gaps between their entries are sent as C copies.
+        order = "F" if array.ndim > 1 and array.flags.f_contiguous and not array.flags.c_contiguous else "C"
+        data = array.tobytes(order=order)
         offset = sum(_padded(len(s.sent)) for s in slots)
         if offset + len(data) > size:
             raise ArenaFull(f"the arrays of one call need more than {size} bytes of shared memory")
         where[id(array)] = len(slots)
-        slots.append(Slot(offset, array.dtype.str, tuple(array.shape), data))
-        return {"__shared__": [offset, array.dtype.str, list(array.shape)]}
+        slots.append(Slot(offset, array.dtype.str, tuple(array.shape), data, order))
+        return {"__shared__": [offset, array.dtype.str, list(array.shape), *(["F"] if order == "F" else [])]}
 
     return codec.encode(list(args), share=share), codec.encode(kwargs, share=share), slots, where
 
@@ -130,7 +136,7 @@ def after_call(sent: object, reported: object, where: dict[int, int], slots: lis
     placed wherever that array changed, and the worker's report for everything else."""
     if isinstance(sent, np.ndarray) and id(sent) in where:
         k = where[id(sent)]
-        if observed[k].tobytes() != slots[k].sent:
+        if observed[k].tobytes(order=slots[k].order) != slots[k].sent:
             return observed[k]  # edited in place: seen from outside, whatever the report says
         return reported
     if isinstance(sent, (list, tuple)) and type(reported) is type(sent) and len(reported) == len(sent):

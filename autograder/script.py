@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from .arena import Slot
 
-FORMAT = 1
+FORMAT = 2  # 2: each slot says its order
 PLOTS = "plots"  # the key of an exercise's plot calls, made in a fresh worker after its checks
 
 
@@ -85,12 +85,14 @@ class Scripts:
 def _call_json(call: Call) -> dict:
     return {"key": call.key, "function": call.function, "frame": base64.b64encode(call.frame).decode("ascii"),
             "id": call.request_id, "return_args": call.return_args,
-            "slots": [[s.offset, s.dtype, list(s.shape), base64.b64encode(s.sent).decode("ascii")] for s in call.slots]}
+            "slots": [[s.offset, s.dtype, list(s.shape), base64.b64encode(s.sent).decode("ascii"), s.order]
+                      for s in call.slots]}
 
 
 def _call_from(data: dict) -> Call:
-    slots = tuple(Slot(int(offset), str(dtype), tuple(int(n) for n in shape), base64.b64decode(sent))
-                  for offset, dtype, shape, sent in data["slots"])
+    slots = tuple(Slot(int(offset), str(dtype), tuple(int(n) for n in shape), base64.b64decode(sent),
+                       "F" if order == "F" else "C")
+                  for offset, dtype, shape, sent, order in data["slots"])
     return Call(str(data["key"]), str(data["function"]), base64.b64decode(data["frame"]), int(data["id"]),
                 data["return_args"] is True, slots)
 

@@ -112,10 +112,11 @@ class Session:
         views: list[np.ndarray] = []
 
         def view(payload):
-            if self.arena is None or not isinstance(payload, list) or len(payload) != 3:
-                raise codec.CodecError("a shared array needs the arena and [offset, dtype, shape]")
-            offset, dtype, shape = payload
-            array = np.ndarray(tuple(shape), dtype=np.dtype(str(dtype)), buffer=self.arena, offset=int(offset))
+            if self.arena is None or not isinstance(payload, list) or len(payload) not in (3, 4):
+                raise codec.CodecError("a shared array needs the arena and [offset, dtype, shape, order]")
+            offset, dtype, shape, order = [*payload, "C"][:4]
+            array = np.ndarray(tuple(shape), dtype=np.dtype(str(dtype)), buffer=self.arena, offset=int(offset),
+                               order="F" if order == "F" else "C")
             views.append(array)
             return array
         return view, views

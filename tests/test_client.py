@@ -147,6 +147,26 @@ def test_an_in_place_edit_is_seen_whatever_the_worker_reports(tmp_path, mode):
 
 
 @pytest.mark.parametrize("mode", modes())
+def test_an_array_reaches_the_student_in_its_own_memory_order_and_an_edit_there_is_seen(tmp_path, mode):
+    """A wrong-solution round: arrays shared for a readback were C copies, so code that edits only
+    Fortran-ordered or transposed arrays in place never met one and passed the not-modified checks."""
+    source = ("def f(x):\n"
+              "    layout = 'C' if x.flags.c_contiguous else 'F' if x.flags.f_contiguous else 'other'\n"
+              "    if layout != 'C':\n"
+              "        x *= 2.0\n"
+              "    return layout\n")
+    student = module(tmp_path, source, mode, "clipping")
+    x = np.arange(6.0).reshape(2, 3)
+    try:
+        for sent, layout in ((x.copy(), "C"), (np.asfortranarray(x), "F"), (x.T.copy().T, "F"), (x[:, ::2], "C")):
+            result = student.call("f", sent, return_args=True)
+            assert result.value == layout
+            assert np.array_equal(result.args_after[0], sent * (1.0 if layout == "C" else 2.0))
+    finally:
+        student.close()
+
+
+@pytest.mark.parametrize("mode", modes())
 def test_a_reassigned_list_slot_is_still_reported(tmp_path, mode):
     """The worker's report keeps what shared memory cannot show: a list whose slot was replaced."""
     source = "def clip(grads, m):\n    grads[0] = grads[0] * 2\n    return grads\n"
