@@ -367,6 +367,10 @@ def test_the_input_arrays_are_not_modified(student):
         # negative zeros, over and under the limit: made 0.0 in place, they still compare equal with ==
         (arrays([-0.0, 3.0, -0.0, 4.0], [[-0.0]]), 1.0),
         (arrays([-0.0, 0.5], [[0.25, -0.0]]), 2.0),
+        # Fortran-ordered and transposed arrays (the spec names both), clipped and not: they reach the
+        # function laid out as they are, so an edit made only where an array is not C-contiguous shows
+        (in_fortran_order(arrays([[3.0, 4.0], [1.0, -2.0]], [0.5])), 1.0),
+        ([np.arange(6.0).reshape(2, 3).T / 10 - 0.2, np.array([0.1])], 10.0),
     ]
     for grads, max_norm in cases:
         call = call_text(FUNCTION, grads, max_norm)
@@ -505,7 +509,7 @@ def expect_promises(student, case):
     grads, max_norm = case
     shown = ([np.array(g, copy=True) for g in grads], max_norm)  # as at the call
     call = Described(lambda: describe(shown))
-    result = student.call(FUNCTION, [g.copy() for g in grads], max_norm, return_args=True)
+    result = student.call(FUNCTION, [g.copy(order="K") for g in grads], max_norm, return_args=True)
     clipped, norm = unpack(result.value, grads, call)
     value = result.value
     if not isinstance(value, tuple) or not isinstance(value[0], list):

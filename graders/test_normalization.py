@@ -481,7 +481,7 @@ def changed_to(now, was) -> str:
 
 def expect_inputs_unchanged(student, function, x, **kwargs):
     sent = {name: value.copy() for name, value in kwargs.items()}
-    result, call = run(student, function, x.copy(), return_args=True, **kwargs)
+    result, call = run(student, function, x.copy(order="K"), return_args=True, **kwargs)
     hint = ("Do not modify the arrays you are given in place, not even to undo it afterwards (that leaves rounding "
             "differences): compute the result in new arrays, or work on a copy.")
     if not unchanged(result.args_after[0], x):
@@ -499,6 +499,10 @@ def test_layer_norm_leaves_its_input_unchanged(student):
     expect_inputs_unchanged(student, LN, ROWS[0])
     expect_inputs_unchanged(student, LN, ROWS[:3])
     expect_inputs_unchanged(student, LN, ROWS.reshape(2, 2, 4), gamma=GAMMA, beta=BETA)
+    # Fortran-ordered and transposed x (any layout is allowed): an edit made only where x is not
+    # C-contiguous shows here, as x reaches the function laid out as it is.
+    expect_inputs_unchanged(student, LN, np.asfortranarray(ROWS[:3]))
+    expect_inputs_unchanged(student, LN, ROWS[:3].T)
     # A row whose mean, taken away in place and added back, does not give back the same bits.
     expect_inputs_unchanged(student, LN, np.array([0.3, 1.1, 2.7, -0.6]))
     # Negative zeros: made 0.0 in place, they compare equal with ==, but they are not what was given.
@@ -628,6 +632,10 @@ def test_rms_norm_leaves_its_input_unchanged(student):
     expect_inputs_unchanged(student, RMS, ROWS[0])
     expect_inputs_unchanged(student, RMS, ROWS[:3])
     expect_inputs_unchanged(student, RMS, ROWS.reshape(2, 2, 4), gamma=GAMMA)
+    # Fortran-ordered and transposed x (any layout is allowed): an edit made only where x is not
+    # C-contiguous shows here, as x reaches the function laid out as it is.
+    expect_inputs_unchanged(student, RMS, np.asfortranarray(ROWS[:3]))
+    expect_inputs_unchanged(student, RMS, ROWS[:3].T)
     # A row that, divided by its root-mean-square in place and multiplied back, is not the same bits.
     expect_inputs_unchanged(student, RMS, np.array([3.0, 4.0, 0.0]))
     # Negative zeros: made 0.0 in place, they compare equal with ==, but they are not what was given.
@@ -771,7 +779,7 @@ def expect_promises(student, function, case):
     """Every promise that holds for any input: a float64 array of x's shape, finite, inputs left
     as they were, and per row the normalization's defining statistics."""
     x, args, kwargs, eps = case
-    result, call = run(student, function, x.copy(), *args, return_args=True, **kwargs)
+    result, call = run(student, function, x.copy(order="K"), *args, return_args=True, **kwargs)
     shown = np.array(x, copy=True)
     call = Described(lambda: f"{call_text(function, shown, *args, **kwargs)} with x = {show(shown)}")
     out = expect_array(result.value, x.shape, call)
