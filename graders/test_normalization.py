@@ -195,8 +195,8 @@ def test_layer_norm_uses_population_variance(student):
     check(student, LN, x, (x - 6.0) / np.sqrt(8.0 + 1e-5), hint)
 
 
-NORMALIZED_HINT = ("A row that already has mean 0 and variance 1 is still divided by sqrt(1 + eps): eps counts on every "
-                   "row, so no row comes back as it was given.")
+NORMALIZED_HINT = ("A row that already has mean 0 and variance 1 is still divided by the square root of 1 plus eps: eps "
+                   "counts on every row, so no row comes back as it was given.")
 TINY_EPS_HINT = ("eps is added as it is given, however tiny: for a row of entries near 1e-100 (variance near 1e-200) "
                  "an eps of 1e-21 decides the result, so no eps is too small to keep.")
 

@@ -9,7 +9,7 @@ EXPLANATION = ("Your function builds new arrays for row-major (C-ordered) gradie
                "Fortran-ordered or transposed ones, in place: the caller's gradients change whenever clipping "
                "happens on such an array.")
 HINT = ("The spec allows any memory layout and says no array may be modified: build every clipped array as a new "
-        "one (grad * scale), whatever its layout.")
+        "one, whatever its layout.")
 
 
 def clip_by_global_norm(grads, max_norm):

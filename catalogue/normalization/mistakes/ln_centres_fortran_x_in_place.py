@@ -6,7 +6,7 @@ TITLE = "LayerNorm overwrites a column-major x"
 EXPLANATION = ("Your layer_norm returns a new array for a row-major (C-ordered) x, but centres a Fortran-ordered or "
                "transposed x in place, so the caller's array changes.")
 HINT = ("x may come in any memory layout, and it must come back untouched in every one: compute the centred rows "
-        "in a new array (x - mean), never with x -= mean.")
+        "in a new array, never by subtracting the mean from x in place.")
 
 
 def layer_norm(x, eps=1e-5, gamma=None, beta=None):

@@ -5,8 +5,8 @@ KILLED_BY = ("test_rms_norm_leaves_its_input_unchanged",)
 TITLE = "RMSNorm overwrites a column-major x"
 EXPLANATION = ("Your rms_norm returns a new array for a row-major (C-ordered) x, but divides a Fortran-ordered or "
                "transposed x in place, so the caller's array changes.")
-HINT = ("x may come in any memory layout, and it must come back untouched in every one: divide into a new array "
-        "(x / rms), never with x /= rms.")
+HINT = ("x may come in any memory layout, and it must come back untouched in every one: divide into a new array, "
+        "never in place.")
 
 
 def rms_norm(x, eps=1e-6, gamma=None):
