@@ -32,6 +32,8 @@ pytestmark = pytest.mark.host  # its outcome depends on the host: CI runs it aga
 
 ATTACKS_DIR = ROOT / "tests" / "attacks"
 ATTACKS = sorted(p.name for p in ATTACKS_DIR.iterdir() if p.is_dir())
+# Source that several attackers share, put in place of its placeholder line as the others are filled in.
+SHARED_SOURCES = {"# __HOSTILE_RETURNS__\n": (ATTACKS_DIR / "hostile_returns.py").read_text()}
 SEED = 99
 RUN_BOUND_SECONDS = 900
 CHECK_BOUND_SECONDS = 300
@@ -163,7 +165,7 @@ def build_class(root: Path, values: dict[str, str], mode: str = "bubblewrap") ->
         folder.mkdir()
         meta = json.loads((ATTACKS_DIR / attack / "attack.json").read_text())
         for source in (ATTACKS_DIR / attack).glob("*.py"):
-            (folder / source.name).write_text(fill(source.read_text(), values))
+            (folder / source.name).write_text(fill(source.read_text(), {**SHARED_SOURCES, **values}))
         if "symlink" in meta:
             os.symlink(fill(meta["symlink"], values), folder / f"{meta['exercise']}.py")
         other = "scalar_chain.py" if meta["exercise"] == "residual" else "residual.py"
