@@ -27,15 +27,14 @@ import json
 import os
 import platform
 import resource
-import shutil
 import signal
 import socket
-import stat
+
+import tmpstate  # a sibling module, mounted next to this file in the sandbox
 
 PR_SET_DUMPABLE = 4
 IPC_RMID = 0
 MAX_REQUEST = 1024
-MAX_TMP_ENTRIES = 4096  # what a sandbox puts in /tmp itself is a handful of folders; more is a student's
 IPC_TABLES = (("sem", "semctl"), ("msg", "msgctl"), ("shm", "shmctl"))
 MSG_INFO, SEM_INFO, SHM_INFO = 12, 19, 14
 RLIMITS = 16  # RLIM_NLIMITS on Linux
@@ -59,8 +58,8 @@ def serve(control_fd: int, sweep: bool, inherited: tuple) -> tuple | None:
     child = 0
     clean = _inherited_state(libc)
     try:
-        layout = _tmp_layout() if sweep else None  # before any child: all the sandbox itself put there
-        folders = _folder_states(layout) if layout is not None else None
+        layout = tmpstate.layout() if sweep else None  # before any child: all the sandbox itself put there
+        folders = tmpstate.folder_states(layout) if layout is not None else None
     except OSError:
         layout = folders = None  # then no fork is clean: every worker starts in a fresh sandbox
     while True:
@@ -105,74 +104,10 @@ def _clean_again(libc, sweep: bool, clean: tuple, layout: frozenset | None, fold
         if sweep:
             _sweep(libc, layout, folders)
         return (_inherited_state(libc) == clean and not _ipc_objects(libc)
-                and (not sweep or (layout is not None and _tmp_layout() == layout
-                                   and _folder_states(layout) == folders)))
+                and (not sweep or (layout is not None and tmpstate.layout() == layout
+                                   and tmpstate.folder_states(layout) == folders)))
     except OSError:  # /tmp made unreadable, say: a fresh sandbox is cheaper than finding out
         return False
-
-
-def _tmp_layout() -> frozenset | None:
-    """Every entry of the sandbox's /tmp, with its type, mode and owner, not looking inside paths
-    mounted there. Empty, unless the sandbox binds a path under the host's /tmp (a kit or a virtual
-    environment there): then the folders on the way to it. None when there are too many to be the
-    sandbox's own, or one cannot be read."""
-    device = os.lstat("/tmp").st_dev
-    found, pending = set(), ["/tmp"]
-    while pending:
-        folder = pending.pop()
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                info = entry.stat(follow_symlinks=False)
-                found.add((entry.path, stat.S_IFMT(info.st_mode), stat.S_IMODE(info.st_mode), info.st_uid,
-                           info.st_dev == device))
-                if len(found) > MAX_TMP_ENTRIES:
-                    return None
-                if stat.S_ISDIR(info.st_mode) and info.st_dev == device:
-                    pending.append(entry.path)
-    return frozenset(found)
-
-
-def _folder_states(layout: frozenset) -> dict:
-    """/tmp itself and every folder the sandbox made in it: mode, owner, extended attributes (ACLs
-    among them) and modification time. A child may set all of these on folders it owns, and the next child,
-    perhaps another student's, could read them back; emptying /tmp leaves them."""
-    folders = ["/tmp", *sorted(path for path, kind, _mode, _uid, same in layout if kind == stat.S_IFDIR and same)]
-    states = {}
-    for path in folders:
-        info = os.lstat(path)
-        names = sorted(os.listxattr(path, follow_symlinks=False)) if hasattr(os, "listxattr") else []
-        if len(names) > MAX_TMP_ENTRIES:
-            raise OSError("too many extended attributes to be the sandbox's own")
-        attributes = tuple((name, os.getxattr(path, name, follow_symlinks=False)) for name in names)
-        states[path] = (stat.S_IMODE(info.st_mode), info.st_uid, info.st_gid, attributes, info.st_mtime_ns)
-    return states
-
-
-def _restore_folders(folders: dict) -> None:
-    """Put /tmp's folders back as :func:`_folder_states` found them at the start (best effort: what
-    cannot be put back shows when the states are compared, and the zygote is not forked again)."""
-    for path, (mode, _uid, _gid, attributes, mtime) in folders.items():
-        try:
-            _chmod_folder(path, mode)
-            kept = dict(attributes)
-            for name in os.listxattr(path, follow_symlinks=False) if hasattr(os, "listxattr") else ():
-                if name not in kept:
-                    os.removexattr(path, name, follow_symlinks=False)
-            for name, value in attributes:
-                os.setxattr(path, name, value, follow_symlinks=False)
-            # The access time too, which is not compared: merely reading /tmp may move it.
-            os.utime(path, ns=(mtime, mtime), follow_symlinks=False)
-        except OSError:
-            pass
-
-
-def _chmod_folder(path: str, mode: int) -> None:
-    """chmod a folder, never through a link, and without /proc (a hatched sandbox may have none, and
-    the C library's chmod that does not follow links needs it). Called once the child's processes
-    are all killed, so nothing can put a link in its place between the look and the change."""
-    if not stat.S_ISDIR(os.lstat(path).st_mode):
-        raise OSError(f"{path} is no longer a folder")
-    os.chmod(path, mode)
 
 
 def _send(control: socket.socket, reply: dict) -> bool:
@@ -244,7 +179,7 @@ def _reap(child: int) -> int | None:
 
 def _sweep(libc, layout: frozenset | None, folders: dict | None = None) -> None:
     """In a sandbox of our own: kill every process but init and us, empty /tmp (but for the folders
-    the sandbox made there itself, see :func:`_tmp_layout`), drop IPC objects."""
+    the sandbox made there itself, see :func:`tmpstate.layout`), drop IPC objects."""
     try:
         os.kill(-1, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -257,10 +192,10 @@ def _sweep(libc, layout: frozenset | None, folders: dict | None = None) -> None:
             break
     os.chdir("/tmp")
     if folders:
-        _restore_folders(folders)  # /tmp made read-only, say: writable again before it is emptied
-    _empty("/tmp", {entry[0] for entry in layout or ()})
+        tmpstate.restore_folders(folders)  # /tmp made read-only, say: writable again before it is emptied
+    tmpstate.empty("/tmp", {entry[0] for entry in layout or ()})
     if folders:
-        _restore_folders(folders)  # emptying it changed its times
+        tmpstate.restore_folders(folders)  # emptying it changed its times
     for table, call in IPC_TABLES:
         try:
             with open(f"/proc/sysvipc/{table}") as handle:
@@ -274,42 +209,3 @@ def _sweep(libc, layout: frozenset | None, folders: dict | None = None) -> None:
                     getattr(libc, call)(int(fields[1]), 0, IPC_RMID, None)
                 else:
                     getattr(libc, call)(int(fields[1]), IPC_RMID, None)
-
-
-def _empty(folder: str, kept: set) -> None:
-    """Remove what is in ``folder`` but the paths in ``kept``, looking inside the folders kept."""
-    for entry in os.listdir(folder):
-        path = os.path.join(folder, entry)
-        if path not in kept:
-            _remove(path)
-        elif os.path.isdir(path) and not os.path.islink(path) and not os.path.ismount(path):
-            _empty(path, kept)
-
-
-def _remove(path: str) -> None:
-    def writable_again(_function, failed: str, _exc) -> None:
-        # A folder made read-only (or unreadable) by the student: ours again, then removed.
-        try:
-            os.chmod(os.path.dirname(failed), 0o700)
-            os.chmod(failed, 0o700)
-        except OSError:
-            pass
-        try:
-            if os.path.isdir(failed) and not os.path.islink(failed):
-                shutil.rmtree(failed, ignore_errors=True)
-            else:
-                os.unlink(failed)
-        except OSError:
-            pass
-
-    try:
-        os.chmod(path, 0o700, follow_symlinks=False)
-    except (OSError, NotImplementedError):
-        pass
-    if os.path.isdir(path) and not os.path.islink(path):
-        shutil.rmtree(path, onerror=writable_again)
-    else:
-        try:
-            os.unlink(path)
-        except OSError:
-            pass

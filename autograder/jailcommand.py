@@ -19,7 +19,8 @@ from . import seccomp
 from .limits import Limits
 
 WORKER_DIR = Path(__file__).resolve().parent
-WORKER_FILES = ("worker.py", "codec.py", "confinement.py", "draws.py", "forkserver.py", "hatchery.py")
+WORKER_FILES = ("worker.py", "codec.py", "confinement.py", "draws.py", "forkserver.py", "tmpstate.py",
+                "hatchery.py")
 KIT_SECRETS = WORKER_DIR.parent / "solutions"  # where the reference lives in a full kit
 SANDBOX_WORKER_DIR = "/opt/grader-worker"
 NOBODY = 65534

@@ -7,8 +7,8 @@ reply by accident. Requests: ``load`` (compile and run a student's source as a m
 the grader's shared memory), ``call`` (call one of its functions; a call that fails also reports a KeyError of the worker's
 own, raised right after it, so the grader can tell whether error reports were rewritten).
 Requests may arrive back to back: each is read, answered and replied to in turn.
-Only the standard library, numpy, :mod:`codec`, :mod:`confinement`, :mod:`draws`, :mod:`forkserver` and :mod:`hatchery` are imported: the grader's own
-package is not on this side.
+Only the standard library, numpy, :mod:`codec`, :mod:`confinement`, :mod:`draws`, :mod:`forkserver`,
+:mod:`tmpstate` and :mod:`hatchery` are imported: the grader's own package is not on this side.
 """
 
 from __future__ import annotations
