@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from . import grading, interrupts
-from .plugin import draw_plots
+from .drawing import draw_plots
 
 
 def grade_exercise(config: pytest.Config, exercise: str, items: list[pytest.Item], tests: dict) -> bool:
