@@ -140,16 +140,31 @@ def _deepest(factor: float) -> int:
 
 
 @st.composite
+def products_in_range(draw, residual: bool):
+    """(depth, slope) drawn product first: anywhere from 1e-285 to 1e285 in size, reached over any
+    depth, so a deep stack of tiny or huge factors whose product is still in range is as likely as
+    any (a shortcut for "small factor, many blocks" shows there)."""
+    depth = draw(st.one_of(st.integers(2, 64), st.integers(2, 3000), st.integers(2, MAX_DEPTH)))
+    size = 10.0 ** (draw(st.floats(-285.0, 285.0)) / depth)
+    factor = -size if draw(st.booleans()) else size
+    slope = factor - 1.0 if residual else factor
+    return min(depth, _deepest(1.0 + slope if residual else slope)), slope
+
+
+@st.composite
 def stacks(draw):
     """(args, kwargs, depth, slope, residual): one call from the contract's whole domain."""
-    slope = draw(SLOPES)
     residual = draw(st.booleans())
-    deepest = _deepest(1.0 + slope if residual else slope)
-    depths = [st.sampled_from((0, 1, 2, 3)).map(lambda d: min(d, deepest)), st.integers(0, min(64, deepest)),
-              st.integers(0, min(3000, deepest)), st.integers(0, deepest)]
-    if deepest > 32767:
-        depths.append(st.integers(32768, deepest))
-    depth = draw(st.one_of(*depths))
+    if draw(st.integers(0, 4)) == 0:
+        depth, slope = draw(products_in_range(residual))
+    else:
+        slope = draw(SLOPES)
+        deepest = _deepest(1.0 + slope if residual else slope)
+        depths = [st.sampled_from((0, 1, 2, 3)).map(lambda d: min(d, deepest)), st.integers(0, min(64, deepest)),
+                  st.integers(0, min(3000, deepest)), st.integers(0, deepest), st.just(deepest)]
+        if deepest > 32767:
+            depths.append(st.integers(32768, deepest))
+        depth = draw(st.one_of(*depths))
     style = draw(st.sampled_from(STYLES if residual else STYLES[1:]))
     if style == "default":
         return (depth, slope), {}, depth, slope, residual
@@ -167,8 +182,8 @@ def _fixed(depth, slope, residual=True):
 
 
 # On every seed: large slopes with the skip (1 + slope is not slope), deep stacks past 32767
-# blocks (and past 100,000, up to a million), and small slopes over stacks deep enough that a
-# truncated series misses by far more than 1e-9.
+# blocks (and past 100,000, up to a million), small slopes over stacks deep enough that a
+# truncated series misses by far more than 1e-9, and deep stacks of tiny or huge factors.
 EXTREME_STACKS = [_fixed(3, 1000.0), _fixed(2, 1e7), _fixed(1, 150.0), _fixed(5, -200.0), _fixed(1, 2e8),
                   _fixed(3, -5e6), _fixed(40, 101.0), _fixed(2, 1e9), _fixed(40000, 1e-4), _fixed(65536, 1e-5),
                   _fixed(50000, 0.99999, False), _fixed(99999, -2e-6), _fixed(32768, 3e-4), _fixed(100000, 1e-7),
@@ -179,7 +194,13 @@ EXTREME_STACKS = [_fixed(3, 1000.0), _fixed(2, 1e7), _fixed(1, 150.0), _fixed(5,
                   _fixed(99999, 1e-12), _fixed(100000, 5e-14),
                   # past 100,000 blocks (the spec sets no limit on depth; a loop still takes well under a
                   # second), and slopes under 1e-7 over stacks deep enough that 1 + depth * slope misses
-                  _fixed(100000, 9e-8), _fixed(400000, 3e-8), _fixed(200000, 1e-6), _fixed(1000000, -9e-8)]
+                  _fixed(100000, 9e-8), _fixed(400000, 3e-8), _fixed(200000, 1e-6), _fixed(1000000, -9e-8),
+                  # tiny and huge factors over 20 to 200 blocks whose product is still in range: no early
+                  # answer for "small (or large) factor, many blocks"
+                  _fixed(21, 1e-11, False), _fixed(21, -1e-11, False), _fixed(28, 1e-10, False),
+                  _fixed(41, 1e-4, False), _fixed(31, 1e7, False), _fixed(21, -1e11, False), _fixed(95, 1e-3, False),
+                  _fixed(41, -0.9999), _fixed(31, 1e7 - 1.0), _fixed(21, -1e11 - 1.0), _fixed(95, -0.999),
+                  _fixed(140, 99.0), _fixed(180, -0.97)]
 
 # On every seed: factors of 0, 1, -1, 2 and -2 (slopes such as -1, -2 and 0), with and without
 # the skip, at depths 0 to 3 and at a large even and odd depth: a special case for one slope that

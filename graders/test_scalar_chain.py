@@ -59,8 +59,21 @@ def _deepest(scale: float) -> int:
 
 
 @st.composite
+def powers_in_range(draw):
+    """(depth, layer_scale) drawn result first: a power anywhere from the subnormals to 1e308 in size,
+    reached over any depth, so a deep chain of tiny or huge scales whose power is still a normal
+    number is as likely as any (a shortcut for "small scale, many layers" shows there)."""
+    depth = draw(st.one_of(st.integers(2, 64), st.integers(2, 5000), st.integers(2, MAX_DEPTH)))
+    size = 10.0 ** (draw(st.floats(-322.0, 308.0)) / depth)
+    scale = -size if draw(st.booleans()) else size
+    return min(depth, _deepest(scale)), scale
+
+
+@st.composite
 def chains(draw):
     """(depth, layer_scale): depth an int >= 0 (0 and 1 weighted, long chains included)."""
+    if draw(st.integers(0, 4)) == 0:
+        return draw(powers_in_range())
     scale = draw(SCALES)
     deepest = _deepest(scale)
     depths = [st.sampled_from((0, 1, 2, 3)).map(lambda d: min(d, deepest)),
@@ -73,7 +86,8 @@ def chains(draw):
 
 # On every seed: powers between 1e300 and the largest float, their negatives, powers near and in
 # the subnormal range, depths past 32767 (and past a million), scales within 1e-6 of 1 over long
-# chains, and pairs of calls that differ only in the last bits of the scale.
+# chains, pairs of calls that differ only in the last bits or the sign of zero of the scale, and
+# deep chains of tiny or huge scales.
 EXTREME_CHAINS = [(305, 10.0), (308, 10.0), (307, -10.0), (1023, 2.0), (1023, -2.0), (2, 1.3e154), (3, -5e102),
                   (10, 1.5e30), (2, 1.3407807929942596e154), (305, 0.1), (309, -0.1), (320, 0.1), (1022, 0.5),
                   (1073, -0.5), (1074, 0.5), (2, 1e-160), (40000, 1.00001), (40000, -1.00001), (65536, 1.0000001),
@@ -85,7 +99,14 @@ EXTREME_CHAINS = [(305, 10.0), (308, 10.0), (307, -10.0), (1023, 2.0), (1023, -2
                   # the same depth twice in a row with scales a few units of the last place apart: each
                   # call is answered on its own, with nothing kept from the call before
                   (1000, 1.0), (1000, 1.0000000000000002), (3, 0.1), (3, 0.10000000000000002),
-                  (7, -1.1), (7, -1.1000000000000003)]
+                  (7, -1.1), (7, -1.1000000000000003),
+                  # and with zeros of either sign, equal as numbers but not as results at an odd depth:
+                  # nothing kept from an earlier call with an equal scale
+                  (5, 0.0), (5, -0.0), (7, -0.0), (7, 0.0),
+                  # tiny and huge scales over 20 to 200 layers whose power is still a normal number
+                  # (or a subnormal): no early answer for "small (or large) scale, many layers"
+                  (21, 1e-11), (21, -1e-11), (24, 1e-13), (25, -1e-12), (41, 1e-4), (100, 1e-3), (200, 0.035),
+                  (21, 1e11), (31, -1e7), (50, 1e6), (30, 1e10), (120, -300.0)]
 
 # On every seed, at every range of depths (2 to 5, then up to thousands): powers where ** is not
 # what the exact power rounded once gives (fractions.Fraction), nor what a loop or repeated
