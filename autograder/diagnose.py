@@ -9,7 +9,8 @@ generator the grader handed over, and the arguments after the call where the che
 
 A diagnosis is given only when exactly one mistake (or a group declared ``SAME_AS`` one another)
 matches on every probe; where several match, the one that matches bit for bit wins, and
-otherwise nothing is said. Never a guess.
+otherwise nothing is said. A mistake is named only where it matches the student more closely than
+the reference itself does on some probe. Never a guess.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ MIN_PROBES = 5  # fewer matches than this prove nothing
 # same mistakes as an idle one.
 SECONDS = 10.0
 RTOL = 1e-9
+RANK = {False: 0, "close": 1, "exact": 2}  # how closely an outcome matches the student's
 
 
 def diagnose(exercise: str, probes: list[Probe], failed: set[str], catalogue: Path,
@@ -44,21 +46,25 @@ def diagnose(exercise: str, probes: list[Probe], failed: set[str], catalogue: Pa
     if not candidates or len(chosen) < MIN_PROBES:
         return None
     deadline = time.thread_time() + SECONDS
-    # What the student answered must show a mistake: where the reference answers every probe the
-    # same, the points went elsewhere (calls that timed out, say), and any mistake that agrees
-    # with the reference on those probes would be named without a shred of evidence.
-    if _replay(f"_reference_{exercise}", _compiled_reference(reference / f"{exercise}.py"), chosen, deadline) in (
-            "exact", None):
+    # What the student answered must show a mistake, and a mistake is named only on that evidence:
+    # it must match the student more closely than the reference does on some probe. Where the
+    # reference answers every probe the same, the points went elsewhere (calls that timed out, say);
+    # where it is as close as the mistake everywhere (a zero of the other sign, within rounding),
+    # the probes do not show the student's mistake, and any mistake that agrees with the reference
+    # there would be named without a shred of evidence.
+    baseline = _replay(f"_reference_{exercise}", _compiled_reference(reference / f"{exercise}.py"), chosen,
+                       deadline, whole=True)
+    if baseline is None or all(verdict == "exact" for verdict in baseline):
         return None
     matches: dict[str, bool] = {}  # entry name -> whether it also matched bit for bit
     for entry in candidates:
-        verdict = _replay(f"_catalogue_{entry.exercise}_{entry.name}",
-                          _compiled(entry.path, reference / f"{exercise}.py"), chosen, deadline,
-                          entry.compare == "values")
-        if verdict is None:
+        verdicts = _replay(f"_catalogue_{entry.exercise}_{entry.name}",
+                           _compiled(entry.path, reference / f"{exercise}.py"), chosen, deadline,
+                           entry.compare == "values")
+        if verdicts is None:
             return None  # out of time: not every candidate was heard, so nothing is said
-        if verdict:
-            matches[entry.name] = verdict == "exact"
+        if all(verdicts) and any(RANK[mine] > RANK[theirs] for mine, theirs in zip(verdicts, baseline)):
+            matches[entry.name] = all(verdict == "exact" for verdict in verdicts)
     winner = _single(candidates, matches)
     return None if winner is None else Diagnosis(winner.name, winner.title, winner.sentence, winner.hint,
                                                  len(chosen), len(chosen))
@@ -118,11 +124,13 @@ def _compiled(entry_path: Path, reference_path: Path):
     return compile(source, str(entry_path), "exec")
 
 
-def _replay(name: str, code, probes: list[Probe], deadline: float, values: bool = True):
-    """"exact", "close", False (a probe differs) or None (out of time)."""
+def _replay(name: str, code, probes: list[Probe], deadline: float, values: bool = True,
+            whole: bool = False) -> list | None:
+    """How the code's outcome compares with the student's on each probe ("exact", "close" or
+    False), up to the first False unless ``whole``; None when out of time."""
     namespace: dict = {"__name__": name}
     state = np.random.get_state()  # a mistake may draw from the global generator
-    exact = True
+    verdicts: list = []
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -130,13 +138,12 @@ def _replay(name: str, code, probes: list[Probe], deadline: float, values: bool 
             for probe in probes:
                 if time.thread_time() > deadline:
                     return None
-                verdict = _compare(probe, _run(namespace, probe), values)
-                if not verdict:
-                    return False
-                exact = exact and verdict == "exact"
+                verdicts.append(_compare(probe, _run(namespace, probe), values))
+                if not verdicts[-1] and not whole:
+                    break
     finally:
         np.random.set_state(state)
-    return "exact" if exact else "close"
+    return verdicts
 
 
 def _run(namespace: dict, probe: Probe) -> dict:

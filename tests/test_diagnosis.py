@@ -120,6 +120,21 @@ def test_no_mistake_is_named_where_every_answer_is_the_references(tmp_path):
     assert found is not None and found.mistake == "zero_unsigned"
 
 
+def test_a_mistake_no_closer_to_the_student_than_the_reference_is_not_named(tmp_path):
+    """A student whose only wrong answer is a zero of the wrong sign (an early 0.0 for a tiny
+    negative scale at an odd depth): a mistake that answers like the reference there is exactly as
+    close to the student as the reference is, on every probe, and is not named; one that drops the
+    zero's sign as the student did is."""
+    catalogue = _catalogue(tmp_path, {"loops_near_one": "return float(layer_scale) ** depth if abs(abs(layer_scale) - 1) "
+                                                        ">= 1e-6 else layer_scale ** depth"})
+    student = [*HIDDEN_CALLS, (1575, -2.2250738585e-313)]
+    probes = _probes(lambda d, s: 0.0 if abs(s) < 1e-10 and d > 20 else float(s) ** d, student)
+    assert diagnose("scalar_chain", probes, {"test_x"}, catalogue, SOLUTIONS) is None
+    catalogue = _catalogue(tmp_path / "two", {"zero_unsigned": "return float(layer_scale) ** depth + 0.0"})
+    found = diagnose("scalar_chain", probes, {"test_x"}, catalogue, SOLUTIONS)
+    assert found is not None and found.mistake == "zero_unsigned"
+
+
 def test_the_call_a_failed_check_stopped_at_is_always_among_the_probes_compared(tmp_path):
     """Past the bound on probes, a mistake that agrees with every earlier answer but not with the
     one the check failed on is not named."""
