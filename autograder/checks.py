@@ -57,6 +57,15 @@ def unchanged(now: object, before: np.ndarray) -> bool:
             and now.tobytes() == before.tobytes())
 
 
+def layout_of(array: object) -> str:
+    """How an input array was laid out in memory, for a failure message, where that is not numpy's
+    default: a call printed with its values alone would not show it, and code that edits only such
+    arrays behaves well on every array the student tries."""
+    if isinstance(array, np.ndarray) and array.ndim > 1 and not array.flags.c_contiguous:
+        return " (stored column by column, in Fortran order, as a transposed array is)"
+    return ""
+
+
 def is_real_number(value: object) -> bool:
     return isinstance(value, (numbers.Real, np.floating, np.integer)) and not isinstance(value, (bool, np.bool_))
 

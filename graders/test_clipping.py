@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from autograder.checks import Described, call_text, expect_real, fail, is_real_number, relative_error, show, show_pair, unchanged
+from autograder.checks import (Described, call_text, expect_real, fail, is_real_number, layout_of, relative_error, show,
+                               show_pair, unchanged)
 
 FUNCTION = "clip_by_global_norm"
 
@@ -381,7 +382,8 @@ def test_the_input_arrays_are_not_modified(student):
                  "Build a new list for the result instead of changing the one you were given.")
         for index, (now, before) in enumerate(zip(after, grads)):
             if not unchanged(now, before):
-                fail(f"After {call} input array {index} held {show(now)}; before the call it was {show(before)}.",
+                fail(f"After {call} input array {index}{layout_of(before)} held {show(now)}; before the call it was "
+                     f"{show(before)}.",
                      "Do not scale the arrays you were given in place: the caller still needs the raw gradients, so "
                      "build new arrays.")
 

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from autograder.checks import Described, call_text, expect_array, expect_array_close, fail, show, show_pair, unchanged
+from autograder.checks import (Described, call_text, expect_array, expect_array_close, fail, layout_of, show, show_pair,
+                               unchanged)
 from autograder.problems import CheckFailed
 
 LN = "layer_norm"
@@ -485,7 +486,8 @@ def expect_inputs_unchanged(student, function, x, **kwargs):
     hint = ("Do not modify the arrays you are given in place, not even to undo it afterwards (that leaves rounding "
             "differences): compute the result in new arrays, or work on a copy.")
     if not unchanged(result.args_after[0], x):
-        fail(f"{call} changed its input x to {changed_to(result.args_after[0], x)}; x must be left as it was.", hint)
+        fail(f"{call} changed its input x{layout_of(x)} to {changed_to(result.args_after[0], x)}; x must be left as it "
+             "was.", hint)
     for name, value in sent.items():
         if not unchanged(result.kwargs_after[name], value):
             fail(f"{call} changed its argument {name} to {show(result.kwargs_after[name])}; "
