@@ -202,6 +202,23 @@ EXTREME_STACKS = [_fixed(3, 1000.0), _fixed(2, 1e7), _fixed(1, 150.0), _fixed(5,
                   _fixed(41, -0.9999), _fixed(31, 1e7 - 1.0), _fixed(21, -1e11 - 1.0), _fixed(95, -0.999),
                   _fixed(140, 99.0), _fixed(180, -0.97)]
 
+# On every seed: at every depth from 2 to 30 and at depths up to 5,000 between, products at both ends
+# of the range the grader sends (1e-285 and 1e285), either sign, with and without the skip. An early
+# answer for "small (or large) factor, many blocks", whatever its thresholds, is wrong at one of them.
+EDGE_DEPTHS = (*range(2, 31), 32, 35, 40, 45, 50, 60, 70, 85, 100, 130, 160, 200, 260, 330, 420, 550, 700, 900, 1200,
+               1600, 2100, 2800, 3700, 5000)
+
+
+def _edge_stack(depth: int, factor: float, residual: bool):
+    """A stack of ``depth`` blocks of this factor; without the skip where 1 + slope cannot hold it."""
+    if residual and 1e-290 <= abs((1.0 + (factor - 1.0)) ** depth) <= 1e290:
+        return _fixed(depth, factor - 1.0)
+    return _fixed(depth, factor, False)
+
+
+RANGE_EDGE_STACKS = [_edge_stack(depth, (-1.0) ** (depth // 2) * 10.0 ** (power / depth), position % 2 == 0)
+                     for position, depth in enumerate(EDGE_DEPTHS) for power in (-285.0, 285.0)]
+
 # On every seed: factors of 0, 1, -1, 2 and -2 (slopes such as -1, -2 and 0), with and without
 # the skip, at depths 0 to 3 and at a large even and odd depth: a special case for one slope that
 # forgets depth 0 or the parity shows there.
@@ -240,7 +257,8 @@ def test_product_of_the_factors_for_every_stack(student, cases):
                         "Multiply the depth factors themselves, for every slope: no special case for 0 or -1, no "
                         "dropped sign, no logarithms (they fail at factors of 0 and below), and no rounding.")
 
-    cases.check(stacks(), is_the_product, describe=describe, explicit=EXTREME_STACKS + SPECIAL_STACKS)
+    cases.check(stacks(), is_the_product, describe=describe,
+                explicit=EXTREME_STACKS + SPECIAL_STACKS + RANGE_EDGE_STACKS)
 
 
 @pytest.mark.points(3)

@@ -108,6 +108,14 @@ EXTREME_CHAINS = [(305, 10.0), (308, 10.0), (307, -10.0), (1023, 2.0), (1023, -2
                   (21, 1e-11), (21, -1e-11), (24, 1e-13), (25, -1e-12), (41, 1e-4), (100, 1e-3), (200, 0.035),
                   (21, 1e11), (31, -1e7), (50, 1e6), (30, 1e10), (120, -300.0)]
 
+# On every seed: at every depth from 2 to 30 and at depths up to 5,000 between, the tiniest and the
+# hugest powers the float range holds (1e-310, a subnormal, 1e-300 and 1e300), either sign. An early
+# answer for "small (or large) scale, many layers", whatever its thresholds, is wrong at one of them.
+EDGE_DEPTHS = (*range(2, 31), 32, 35, 40, 45, 50, 60, 70, 85, 100, 130, 160, 200, 260, 330, 420, 550, 700, 900, 1200,
+               1600, 2100, 2800, 3700, 5000)
+RANGE_EDGE_CHAINS = [(depth, (-1.0) ** depth * 10.0 ** (power / depth)) for depth in EDGE_DEPTHS
+                     for power in (-310.0, -300.0, 300.0)]
+
 # On every seed, at every range of depths (2 to 5, then up to thousands): powers where ** is not
 # what the exact power rounded once gives (fractions.Fraction), nor what a loop or repeated
 # squaring gives, so another route to the power for some depths only shows there.
@@ -222,7 +230,7 @@ def test_equals_the_power_for_every_depth_and_scale(student, cases):
 
     cases.check(chains(), equals_the_power, describe=describe,
                 explicit=[(4, 1.1), (3, 1.3), (7, 1.1), (12, 0.9), (0, 0.0), (1, -5e-324), (3, -0.0), (3, -1e-300),
-                          *EXTREME_CHAINS, *ROUTE_CHAINS])
+                          *EXTREME_CHAINS, *ROUTE_CHAINS, *RANGE_EDGE_CHAINS])
 
 
 @pytest.mark.points(3)
