@@ -4,9 +4,9 @@ Runs on the worker's side, with only the standard library (mounted next to ``wor
 zygote (``forkserver.py``) it has imported numpy and never runs student code; unlike one, it
 serves a whole shard of students: for each it forks a process that leaves the hatchery's
 namespaces for new ones of its own (processes, mounts, System V IPC, host name, network) and,
-as the first process of its new pid namespace, mounts a new /tmp (bounded, like bubblewrap's) and
-a /proc of its own, starts a session, drops every capability and closes every descriptor but the
-one the grader sent for it. It then serves as that student's zygote, exactly as a zygote in a
+as the first process of its new pid namespace, mounts a new /tmp (bounded, like bubblewrap's),
+covers /proc with an empty read-only folder, starts a session, drops every capability and closes
+every descriptor but the one the grader sent for it. It then serves as that student's zygote, exactly as a zygote in a
 sandbox of its own does. So numpy's import is paid once per shard, not once per student, and
 no student's code shares a kernel counter with another's: each pid namespace numbers its
 processes from 1, each /tmp its inodes, and per-process settings (niceness, limits, the core
@@ -16,10 +16,9 @@ the hatchery lives in a pid namespace a student cannot see.
 The hatchery is given CAP_SYS_ADMIN in the sandbox's user namespace (bubblewrap's --cap-add),
 which making namespaces and mounts needs; a student's processes never hold it: their first
 process drops it (and every other) before it answers the grader, and with no_new_privs and a uid
-that is not root in the user namespace, nothing can give it back. Where the kernel will not give
-a student's namespaces a /proc of their own (bubblewrap started by root: its mounts are locked
-into our namespace), an empty read-only folder covers /proc instead, so that no student sees the
-hatchery's processes.
+that is not root in the user namespace, nothing can give it back. No student gets a procfs: it
+would show the hatchery's processes where the kernel keeps the hatchery's /proc (bubblewrap started
+by root), and anywhere it numbers its inodes from the host-wide counter (see _cover_proc).
 
 Nothing the hatchery says decides a verdict: it answers where the new sandbox is (the grader
 checks that in /proc itself), and the student's zygote proves itself by forking workers that
@@ -41,7 +40,6 @@ CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWPID, CLONE_NEWNET = 0x20000, 0
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 32, 4096, 16384, 1 << 18
 PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
-PROC_COVERED = ("sys", "sysrq-trigger", "irq", "bus")  # read-only, as bubblewrap's --proc leaves them
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")  # the host's nodes bubblewrap's --dev binds
 STATVFS_FLAGS = ((os.ST_NOSUID, MS_NOSUID), (os.ST_NODEV, MS_NODEV), (os.ST_NOEXEC, MS_NOEXEC),
                  (getattr(os, "ST_NOATIME", 1024), 1024), (getattr(os, "ST_NODIRATIME", 2048), 2048),
@@ -159,7 +157,7 @@ def _hatch(libc, zygote_fd: int, tmp_bytes: int, pid_write: int, ready_write: in
 
 
 def _furnish(libc, tmp_bytes: int) -> None:
-    """As the first process of the new namespaces: a /tmp and a /proc of their own, a session of
+    """As the first process of the new namespaces: a /tmp of their own, an empty /proc, a session of
     their own, and no capability left."""
     if os.listdir("/tmp"):  # the sandbox binds a path under the host's /tmp (a Python there): a new
         raise OSError(errno.EBUSY, "/tmp holds the runtime")  # /tmp would hide it; each student gets a sandbox of its own
@@ -169,32 +167,35 @@ def _furnish(libc, tmp_bytes: int) -> None:
     # bubblewrap made one /dev/pts for the hatchery: a student could leave marks on it (its times,
     # its mode) for the next. Each sandbox gets an instance of its own.
     _mount(libc, b"devpts", b"/dev/pts", b"devpts", MS_NOSUID | MS_NOEXEC, b"newinstance,ptmxmode=0666,mode=620")
-    if libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None) == 0:
-        for name in PROC_COVERED:
-            path = f"/proc/{name}".encode()
-            if os.path.exists(path):
-                _mount(libc, path, path, None, MS_BIND | MS_REC)
-                _mount(libc, None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
-    elif ctypes.get_errno() == errno.EPERM:  # the kernel keeps the hatchery's /proc: cover it, empty
-        _mount(libc, b"tmpfs", b"/proc", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4096,mode=555")
-        _mount(libc, None, b"/proc", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
-    else:
-        raise OSError(ctypes.get_errno(), "mount /proc")
+    _cover_proc(libc)
     os.setsid()
     os.chdir("/tmp")
     lock_down(libc)
 
 
-def lock_down(libc=None) -> None:
-    """The host's device nodes read-only, then no capability, for good: the first thing a sandbox's
-    first process does with the CAP_SYS_ADMIN bubblewrap gave it (worker.py), and the last a hatched
-    sandbox's does. Raises where either cannot be done: then the sandbox does not start."""
+def _cover_proc(libc) -> None:
+    """An empty read-only folder over /proc: no student sees another process there, and none can
+    have procfs number inodes for it (procfs takes each number from the host-wide counter that
+    pipes use too: a worker that was sent a hidden input could move it by that input, and a later
+    worker, in any sandbox, read it back). Nothing on the worker's side needs /proc once its
+    first process has set its task limit (confinement.cap_tasks)."""
+    _mount(libc, b"tmpfs", b"/proc", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4096,mode=555")
+    _mount(libc, None, b"/proc", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
+
+
+def lock_down(libc=None, cover_proc: bool = False) -> None:
+    """The host's device nodes read-only (and /proc covered, with ``cover_proc``), then no capability,
+    for good: the first thing a sandbox's first process does with the CAP_SYS_ADMIN bubblewrap gave it
+    (worker.py), and the last a hatched sandbox's does. Raises where either cannot be done: then the
+    sandbox does not start."""
     libc = libc or ctypes.CDLL(None, use_errno=True)
     # A mount namespace of our own first: one bubblewrap made as root is owned by the host's user
     # namespace, and only one owned by the sandbox's lets us remount anything.
     if libc.unshare(CLONE_NEWNS) != 0 or libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
         raise OSError(ctypes.get_errno(), "a mount namespace of its own")
     _devices_read_only(libc)
+    if cover_proc:
+        _cover_proc(libc)
     if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "no_new_privs")
     _drop_capabilities(libc)

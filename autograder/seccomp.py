@@ -18,9 +18,13 @@ everything the grading user runs on the host. io_uring is refused too: its reque
 set which pages of a file are in the host's page cache (mincore, cachestat, readahead, fadvise,
 preadv2/pwritev2 with their RWF_NOWAIT, madvise's COLD and PAGEOUT): every sandbox reads the same
 runtime files, and a red team passed 64 bits a run from one student to the next through which of
-their pages were cached. Threads stay allowed. Built by hand as classic BPF,
-so no library is needed; on an architecture it does not know, :func:`program` returns None and no
-filter is used.
+their pages were cached. So are the calls that take a number from the kernel's one host-wide
+inode counter (pipes, hugetlb mappings, userfaultfd, memfd_secret) and pidfd_open, which reads
+another (every task's pidfs inode): a worker that was sent a hidden input moved the counter by it,
+and a later worker, in any sandbox, read it back from a pipe of its own and showed it in a public
+check (a red team read a hidden depth of 11,646 that way, give or take 60). Threads stay allowed.
+Built by hand as classic BPF, so no library is needed; on an architecture it does not know,
+:func:`program` returns None and no filter is used.
 """
 
 from __future__ import annotations
@@ -29,21 +33,23 @@ import errno
 import platform
 import struct
 
-_ARCHES = {  # machine: (AUDIT_ARCH_*, {refused system call: number}, clone, clone3, madvise)
+_ARCHES = {  # machine: (AUDIT_ARCH_*, {refused system call: number}, clone, clone3, madvise, mmap)
     "x86_64": (0xC000003E, {"shmget": 29, "memfd_create": 319, "socket": 41, "socketpair": 53,
                             "fork": 57, "vfork": 58, "mq_open": 240, "add_key": 248, "request_key": 249,
                             "keyctl": 250, "inotify_init": 253, "inotify_init1": 294, "fanotify_init": 300,
                             "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297, "io_uring_setup": 425,
                             "io_uring_enter": 426, "io_uring_register": 427, "semget": 64, "msgget": 68,
                             "mincore": 27, "readahead": 187, "fadvise64": 221, "preadv2": 327, "pwritev2": 328,
-                            "cachestat": 451}, 56, 435, 28),
+                            "cachestat": 451, "pipe": 22, "pipe2": 293, "userfaultfd": 323, "memfd_secret": 447,
+                            "pidfd_open": 434}, 56, 435, 28, 9),
     "aarch64": (0xC00000B7, {"shmget": 194, "memfd_create": 279, "socket": 198, "socketpair": 199,
                              "mq_open": 180, "add_key": 217, "request_key": 218, "keyctl": 219,
                              "inotify_init1": 26, "fanotify_init": 262, "rt_sigqueueinfo": 138,
                              "rt_tgsigqueueinfo": 240, "io_uring_setup": 425, "io_uring_enter": 426,
                              "io_uring_register": 427, "semget": 190, "msgget": 186, "mincore": 232,
                              "readahead": 213, "fadvise64": 223, "preadv2": 286, "pwritev2": 287,
-                             "cachestat": 451}, 220, 435, 233),
+                             "cachestat": 451, "pipe2": 59, "userfaultfd": 282, "memfd_secret": 447,
+                             "pidfd_open": 434}, 220, 435, 233, 222),
 }
 _CLONE_THREAD = 0x00010000
 _X32_BIT = 0x40000000  # x86_64's x32 ABI: the same calls under other numbers
@@ -51,6 +57,8 @@ _LOAD_WORD, _JUMP_EQUAL, _JUMP_SET, _RETURN = 0x20, 0x15, 0x45, 0x06
 _NUMBER_OFFSET, _ARCH_OFFSET, _FLAGS_OFFSET = 0, 4, 16  # in struct seccomp_data (flags: args[0], low word)
 _ADVICE_OFFSET = 32  # args[2], low word: madvise's advice
 _MADV_COLD, _MADV_PAGEOUT = 20, 21
+_MMAP_FLAGS_OFFSET = 40  # args[3], low word: mmap's flags
+_MAP_HUGETLB = 0x40000  # a hugetlbfs inode per mapping, numbered from the host-wide counter
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
 
 
@@ -59,7 +67,7 @@ def program(machine: str | None = None) -> bytes | None:
     machine = machine or platform.machine()
     if machine not in _ARCHES:
         return None
-    arch, calls, clone, clone3, madvise = _ARCHES[machine]
+    arch, calls, clone, clone3, madvise, mmap = _ARCHES[machine]
     refuse = (_RETURN, 0, 0, _ERRNO | errno.EPERM)
     steps = [(_LOAD_WORD, 0, 0, _ARCH_OFFSET), (_JUMP_EQUAL, 1, 0, arch), refuse,
              (_LOAD_WORD, 0, 0, _NUMBER_OFFSET)]
@@ -67,6 +75,10 @@ def program(machine: str | None = None) -> bytes | None:
         steps += [(_JUMP_SET, 0, 1, _X32_BIT), refuse]
     for number in sorted(calls.values()):
         steps += [(_JUMP_EQUAL, 0, 1, number), refuse]
+    # mmap stays, but not with MAP_HUGETLB (each such mapping takes a number from the host-wide
+    # inode counter, as a pipe does; numpy asks for huge pages with madvise, never this way).
+    steps += [(_JUMP_EQUAL, 0, 4, mmap), (_LOAD_WORD, 0, 0, _MMAP_FLAGS_OFFSET),
+              (_JUMP_SET, 1, 0, _MAP_HUGETLB), (_RETURN, 0, 0, _ALLOW), refuse]
     # madvise stays (the C library's allocator needs it), but not the advice that evicts the pages
     # of a file every sandbox reads (each page cached or not is a bit another student can read).
     steps += [(_JUMP_EQUAL, 0, 5, madvise), (_LOAD_WORD, 0, 0, _ADVICE_OFFSET),

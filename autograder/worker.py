@@ -223,7 +223,8 @@ def main() -> int:
     for name in PRELOAD:
         importlib.import_module(name)
     if os.environ.pop("GRADER_LOCK_DEVICES", None):  # bubblewrap gave us CAP_SYS_ADMIN for this alone
-        hatchery.lock_down()
+        confinement.cap_tasks()  # it reads /proc, which lock_down covers
+        hatchery.lock_down(cover_proc=True)
     if os.environ.get("GRADER_DROP_PRIVILEGES"):
         confinement.drop_privileges(os.environ.pop("GRADER_DROP_PRIVILEGES"))
     elif os.environ.pop("GRADER_LEAVE_NETWORK", None):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
+from pathlib import Path
+
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -180,8 +182,11 @@ def test_bwrap_itself_starts_without_the_graders_environment(monkeypatch, tmp_pa
         "    return ''.join(open(p, 'rb').read().decode('latin-1') for p in glob.glob('/proc/*/environ'))\n")
     module = StudentModule(tmp_path / "scalar_chain.py", "scalar_chain", "bubblewrap")
     seen = module.call("scalar_gradient_chain", 1, 1.0).value
+    # Seen from the host: bubblewrap's own process (the sandbox's) has a PATH but not the canary.
+    environ = Path(f"/proc/{module._process.pid}/environ").read_bytes() if hasattr(module._process, "pid") else None
     module.close()
-    assert "PATH=" in seen and "canary-6f1d" not in seen
+    assert seen == ""  # the student's /proc is an empty folder: no process's environment at all
+    assert environ is None or (b"PATH=" in environ and b"canary-6f1d" not in environ)
 
 
 def test_the_seccomp_filter_is_well_formed_and_known_only_where_its_numbers_are():
@@ -206,8 +211,35 @@ def test_student_code_cannot_hold_ram_in_shared_memory_memfds_or_socket_buffers(
         "    shm = libc.shmget(0x5eed, 1 << 20, 0o1000 | 0o600)\n"
         "    return [shm, made(lambda: os.memfd_create('x')), made(socket.socketpair), made(os.pipe)]\n")
     module = StudentModule(tmp_path / "scalar_chain.py", "scalar_chain", "bubblewrap")
-    # A pipe is still allowed: the filter refuses only what it names.
-    assert module.call("scalar_gradient_chain", 1, 1.0).value == [-1, False, False, True]
+    assert module.call("scalar_gradient_chain", 1, 1.0).value == [-1, False, False, False]
+    module.close()
+
+
+@pytest.mark.skipif(not sandbox.bubblewrap_works() or jailcommand.seccomp_program(sandbox.find_bwrap().found.path) is None,
+                    reason="bubblewrap with a seccomp filter is not available on this machine")
+def test_student_code_cannot_take_numbers_from_the_hosts_inode_counter_nor_see_a_proc(tmp_path):
+    """Pipes, hugetlb mappings, userfaultfd, memfd_secret and procfs entries take their inode numbers
+    from one host-wide counter: a worker sent a hidden input moved it by that input, and a later
+    worker, in any sandbox, read it back and showed it in a public check. pidfd_open reads another.
+    All are refused, /proc is an empty folder, and a plain mapping still works."""
+    (tmp_path / "scalar_chain.py").write_text(
+        "import ctypes, os\n"
+        "def scalar_gradient_chain(depth, scale):\n"
+        "    libc = ctypes.CDLL(None, use_errno=True)\n"
+        "    libc.syscall.restype = ctypes.c_long\n"
+        "    libc.mmap.restype = ctypes.c_void_p\n"
+        "    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]\n"
+        "    def errno_of(result):\n"
+        "        return ctypes.get_errno() if result in (-1, ctypes.c_void_p(-1).value) else 0\n"
+        "    pipe2, userfaultfd, pidfd_open = {'x86_64': (293, 323, 434), 'aarch64': (59, 282, 434)}[os.uname().machine]\n"
+        "    fds = (ctypes.c_int * 2)()\n"
+        "    return [errno_of(libc.syscall(pipe2, fds, 0)), errno_of(libc.syscall(userfaultfd, 0)),\n"
+        "            errno_of(libc.syscall(447, 0)),  # memfd_secret\n"
+        "            errno_of(libc.syscall(pidfd_open, os.getpid(), 0)),\n"
+        "            errno_of(libc.mmap(None, 2 << 20, 3, 0x22 | 0x40000, -1, 0)),  # MAP_PRIVATE|ANONYMOUS|HUGETLB\n"
+        "            errno_of(libc.mmap(None, 4096, 3, 0x22, -1, 0)), os.listdir('/proc')]\n")
+    module = StudentModule(tmp_path / "scalar_chain.py", "scalar_chain", "bubblewrap")
+    assert module.call("scalar_gradient_chain", 1, 1.0).value == [1, 1, 1, 1, 1, 0, []]  # EPERM five times
     module.close()
 
 
