@@ -74,6 +74,8 @@ class StudentModule(Conversation, Scripted):
     _budgets: tuple = ()
     _own: Budget | None = None  # this exercise's: what it took of the submission's is the store's to know
     _arena: arena.SharedArena | None = None
+    # A request of a hidden check went to this worker: its sandbox goes with it (_end_worker).
+    _saw_hidden: bool = False
     _feed: Feed | None = None
     _script_key: str = ""
     _prefed: dict = field(default_factory=dict)  # check -> its script's replies, sent before its turn
@@ -293,9 +295,16 @@ class StudentModule(Conversation, Scripted):
         if self._process is not None:
             if isinstance(self._process, ForkedWorker):
                 self._process.end()
+                if self._saw_hidden and self.zygote is not None:
+                    # A worker that was sent hidden inputs could leave them in what the zygote's sweep
+                    # cannot reset (the /tmp tmpfs numbers its inodes from a counter of its own, the pid
+                    # namespace its pids): the next worker (the plots, the next exercise) could read
+                    # them back and show them in a public check. It starts in a fresh sandbox instead.
+                    self.zygote.renew()
             else:
                 ending.kill(self._process)
             self._process = None
+        self._saw_hidden = False
         if self._arena is not None:
             self._arena.close()
             self._arena = None

@@ -104,6 +104,18 @@ def exercise_of(module) -> str:
     return Path(module.__file__).stem.removeprefix("test_")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each grader's hidden checks after its public ones, whatever order the module lists them in:
+    a worker that was sent a hidden input holds it (its module's globals), and a public check after
+    it in that worker could be answered with it, in the report."""
+    first = {}
+    for position, item in enumerate(items):
+        first.setdefault(getattr(item, "module", None), position)
+    order = {id(item): position for position, item in enumerate(items)}
+    items.sort(key=lambda item: (first[getattr(item, "module", None)], item.get_closest_marker("hidden") is not None,
+                                 order[id(item)]))
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     if item.get_closest_marker("hidden") and _reference_dir(item.config) is None:
         pytest.skip(PENDING_LABEL)
@@ -151,6 +163,7 @@ def _current_check(request: pytest.FixtureRequest):
     module.record_key = item.nodeid
     yield
     module.check = module.record_key = ""
+    module.hidden = False
     digest = module.end_script()
     run = grading.run_of(request.config)
     passed = getattr(item, "_kit_passed", False)

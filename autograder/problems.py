@@ -70,6 +70,10 @@ class WorkerCrashed(StudentProblem):
 
 class BadReply(StudentProblem):
     status = Status.ERROR
+    # Its message may quote what the worker sent (a tag the decoder did not know, a frame's length):
+    # all of it the student's code could have chosen to spell out a hidden input. A hidden check
+    # shows this instead, unless the message was worded without any of it (wording.py).
+    hidden_message = "Your code's worker sent a reply the grader cannot read or trust (what it held is not shown)."
 
 
 class SandboxFailed(StudentProblem):

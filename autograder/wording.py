@@ -71,8 +71,10 @@ def is_raised(error: object) -> bool:
 
 
 def dishonest_worker(filename: str) -> BadReply:
-    return BadReply(f"{filename} changed how the worker reports exceptions, so no exception it raises can be "
-                    "trusted.", "Raise exceptions normally; do not patch the grader's worker.")
+    problem = BadReply(f"{filename} changed how the worker reports exceptions, so no exception it raises can be "
+                       "trusted.", "Raise exceptions normally; do not patch the grader's worker.")
+    problem.hidden_message = problem.message  # the grader's words alone
+    return problem
 
 
 def garbled(what: str, how: str) -> BadReply:
