@@ -12,8 +12,10 @@ Classroom's reporter reads.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -67,6 +69,26 @@ def take_exercises(repo: Path, head: str, folder: str, names: tuple[str, ...], t
     return notes
 
 
+@contextlib.contextmanager
+def commands_stopped():
+    """On GitHub Actions, the report ``check`` prints (a student's messages and printed text) read as
+    text, not as workflow commands: a line of it that begins ``::error::``, ``::add-mask::`` or
+    ``::set-output`` (after the blanks the runner trims) would otherwise forge an annotation, mask
+    the log or set a step output. GitHub's ``stop-commands``, with a token no student can guess."""
+    if os.environ.get("GITHUB_ACTIONS") != "true":
+        yield
+        return
+    token = secrets.token_hex(16)
+    sys.stdout.write(f"::stop-commands::{token}\n")
+    sys.stdout.flush()
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stdout.write(f"::{token}::\n")
+        sys.stdout.flush()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m autograder.ci_grade", description=__doc__.split("\n\n")[0])
     parser.add_argument("--head", required=True, help="the student's commit (a sha or ref in --repo)")
@@ -96,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
             report, result = Path(work) / "report.md", Path(work) / "result.json"
             check = ["check", str(submission), "--student-view", "--pass-mark", str(args.pass_mark),
                      "--markdown", str(report), "--json", str(result), *published_isolation(args.allow_unsandboxed)]
-            code = cli.main([*check, *(["--seed", args.seed] if args.seed else [])])
+            with commands_stopped():
+                code = cli.main([*check, *(["--seed", args.seed] if args.seed else [])])
             if code not in (0, 1, cli.Exit.INCOMPLETE):
                 return code
             # The notes name the pull request's files: Markdown, a mention or a comment in a name stays text.

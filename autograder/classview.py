@@ -155,6 +155,13 @@ def _ranked(hits: dict[str, list[str]]) -> tuple[Misconception, ...]:
     return tuple(Misconception(printable(name), len(ids), tuple(printable(i) for i in ids)) for name, ids in ranked)
 
 
+def href(path: str) -> str:
+    """A report's relative path as the address a page links it by. A browser decodes ``%62`` in an
+    address (``a%62.html`` would open classmate ``ab``'s report) and ends the path at ``#``: those
+    two are encoded. ``?``, ``:`` and ``\\`` never reach a report's name (see :mod:`autograder.names`)."""
+    return path.replace("%", "%25").replace("#", "%23")
+
+
 def _trouble(student: StudentResult, link: str) -> Trouble | None:
     if student.status == "error":
         return Trouble(printable(student.id), link, printable(student.message) or "grading failed")
@@ -195,6 +202,8 @@ class ClassTally:
         self.trouble: list[Trouble] = []
 
     def add(self, student: StudentResult, link: str) -> None:
+        """``link``: the student's report, relative to the page (a path, encoded here as an address)."""
+        link = href(link)
         if self.names is None:
             self.names = tuple(e.name for e in student.exercises)
         index = len(self.ids)
@@ -271,7 +280,7 @@ class ClassTally:
 
 
 def dashboard_view(batch: BatchResult, link: Callable[[str], str]) -> DashboardView:
-    """The dashboard for ``batch``; ``link(student_id)`` is the relative address of a report."""
+    """The dashboard for ``batch``; ``link(student_id)`` is the relative path of a report."""
     tally = ClassTally()
     for student in batch.students:
         tally.add(student, link(student.id))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 from dataclasses import replace
 from pathlib import Path
@@ -63,6 +64,23 @@ def atomic_file(path: Path) -> Iterator[TextIO]:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+_TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{12}\.tmp$")  # what atomic_file and store.write_durably name theirs
+
+
+def remove_temporaries(folder: Path) -> None:
+    """Remove what writes into ``folder`` that were killed (SIGKILL, a power cut) left behind: their
+    temporary files, each a partial copy of results.json or a report, would otherwise pile up run
+    after run. Only for a folder whose lock is held: no other writer's temporary is then in it."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if _TEMPORARY.match(entry.name) and entry.is_file(follow_symlinks=False):
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
 
 
 def grader_error(student: StudentResult, exc: Exception) -> StudentResult:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import sys
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -59,11 +60,17 @@ def read_roster(path: Path) -> Roster:
     return Roster(tuple(rows))
 
 
+def _key(text: str) -> str:
+    """How a roster's name and a submission's id are compared: Unicode's canonical caseless match, as
+    a name from a macOS zip (NFD, its accents apart) and the same name typed into the LMS (NFC) are one."""
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", text).casefold())
+
+
 def _keys(row: dict[str, str]) -> set[str]:
-    keys = {row[k].casefold() for k in _KEYS if row.get(k)}
+    keys = {_key(row[k]) for k in _KEYS if row.get(k)}
     login = row.get("SIS Login ID", "")
     if "@" in login:
-        keys.add(login.split("@", 1)[0].casefold())
+        keys.add(_key(login.split("@", 1)[0]))
     return keys
 
 
@@ -71,9 +78,11 @@ def canvas_gradebook(students: Sequence[GradeRow], roster: Roster, submissions: 
                      column: str) -> CanvasGradebook:
     """``students`` are the class's gradebook rows; one whose checks were withheld gets a blank cell."""
     by_key: dict[str, str] = {}
-    for submission in submissions:
-        for key in (submission.id, *submission.aliases):
-            by_key.setdefault(key.casefold(), submission.id)
+    # This run's submissions, and every row's own names: a student kept from an earlier run (an
+    # on-time export, with these the late ones) is matched by the aliases stored with their result
+    for sid, aliases in [*((s.id, s.aliases) for s in submissions), *((s.id, s.aliases) for s in students)]:
+        for key in (sid, *aliases):
+            by_key.setdefault(_key(key), sid)
     # A partial score (the host failed some checks) is left blank: imported, it would stand as final.
     scores = {s.id: None if s.withheld else s.score for s in students}
     maximum = max((s.max_score for s in students), default=0.0)

@@ -13,18 +13,19 @@ from . import __version__, cli, preflight, sandbox
 from .arguments import Exit
 from .classout import write_run
 from .errors import GradeError
+from .files import remove_temporaries
 from .fingerprint import grader_keys
 from .gradebooks import read_roster, write_canvas
 from .incremental import Outcome, grade_incrementally
 from .intake import read_submissions
 from .model import UNREADABLE, BatchResult, host_failed, load_course
-from .output import locked
+from .output import can_lock, locked
 from .progress import ProgressLine
 from .render.inert import one_line
 from .render.terminal import render_class_summary
 from .runner import deliver_batch
 from .scratch import scratch
-from .store import ResultStore, Terms
+from .store import STORE, ResultStore, Terms
 from .submission import pin_folders
 from .stored import RunIdentity, check_mergeable, check_writable, index_stored
 
@@ -41,6 +42,16 @@ def _select(students: list[tuple[str, Path]], only: list[str] | None, submission
     return [(i, found[i]) for i in dict.fromkeys(only)]
 
 
+def _known_aliases(out: Path) -> dict[str, str]:
+    """The ids of the students stored in ``out`` by their aliases; none where it holds no kit results
+    (the folder is checked, and refused, with one sentence further on)."""
+    try:
+        stored = index_stored(out)
+    except GradeError:
+        return {}
+    return {alias: e.id for e in stored.entries for alias in e.aliases} if stored is not None else {}
+
+
 def run_grade(args: argparse.Namespace) -> int:
     submissions, out = args.submissions, args.out
     if not submissions.exists():
@@ -52,7 +63,8 @@ def run_grade(args: argparse.Namespace) -> int:
     if submissions.is_dir() and out.resolve().is_relative_to(submissions.resolve()):
         raise GradeError(f"{out} is inside {submissions}; choose an output folder outside the submissions.")
     with scratch("intake") as work:
-        intake = read_submissions(submissions, work, tuple(e.name for e in load_course(cli.ROOT / "graders")))
+        intake = read_submissions(submissions, work, tuple(e.name for e in load_course(cli.ROOT / "graders")),
+                                  _known_aliases(out))
         students = [(s.id, s.folder) for s in intake.submissions]
         # Each student's folder as the class is read (the whole class: one folder under two names is neither's)
         pins = pin_folders(dict(students), str(intake.root) if intake.root is not None else "")
@@ -82,6 +94,8 @@ def run_grade(args: argparse.Namespace) -> int:
         # Held from the stored results' reading to the last write: a second run into the same folder
         # waits here, then grades on the terms (seed, limits) this one stored.
         with locked(out):
+            for folder in (out, out / "reports", out / STORE) if can_lock() else ():
+                remove_temporaries(folder)  # what a killed run left half-written: no other run writes now
             stored = previous = index_stored(out)
             store = ResultStore(out)
             terms = store.terms()
@@ -116,8 +130,8 @@ def run_grade(args: argparse.Namespace) -> int:
             written = write_run(out, cli.ROOT / "templates", run_batch, outcome, {s.id: s for s in intake.submissions},
                                 stored, previous)
             store.begin(Terms(settings.seed))  # results.json now holds this run: nothing left to replace
-    if roster is not None:
-        write_canvas(out, written.rows, roster, intake.submissions, args.canvas_column, args.canvas)
+            if roster is not None:  # under the lock: the next run removes the temporary files it finds
+                write_canvas(out, written.rows, roster, intake.submissions, args.canvas_column, args.canvas)
     shown = {r.id: r for r in written.rows}
     rows = [(sid, f"{shown[sid].score:g}/{shown[sid].max_score:g}", shown[sid].shown_status) for sid in outcome.folders]
     cli.show(render_class_summary(rows, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ)

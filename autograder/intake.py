@@ -3,7 +3,8 @@
 Layouts read (a folder, or a zip of one):
 
 - ``folders``: one folder per student, named by the student's id (the kit's own layout);
-- ``canvas``, ``gradescope``, ``classroom``: an LMS's export, read by :mod:`autograder.lms`.
+- ``canvas``, ``gradescope``, ``classroom``: an LMS's export, read by :mod:`autograder.lms`;
+- ``moodle``: Moodle's "Download all submissions" in folders, read by :mod:`autograder.moodle`.
 
 Dot files, ``__MACOSX`` and editor backups are ignored everywhere. A single folder wrapping
 everything is descended into, and so is a student's single folder; both are said. A file that
@@ -24,7 +25,7 @@ from .errors import GradeError
 from .model import StudentResult
 from .render.inert import shown_name
 
-LAYOUTS = ("folders", "canvas", "gradescope", "classroom")
+LAYOUTS = ("folders", "canvas", "gradescope", "classroom", "moodle")
 _JUNK = {"__MACOSX", "__pycache__", "Thumbs.db", "desktop.ini"}
 _BACKUP = re.compile(r"(~|\.swp|\.swo|\.bak|\.orig|\.tmp)$|^#.*#$")
 _MAX_DEPTH = 3
@@ -139,8 +140,9 @@ def _read_folders(root: Path, exercises: tuple[str, ...]) -> list[Submission]:
             for p in visible(root) if os.path.isdir(p) or os.path.islink(p)]
 
 
-def read_submissions(source: Path, work: Path, exercises: tuple[str, ...]) -> Intake:
-    """Map ``source`` (a folder or a zip) to students; ``work`` is an empty folder for unpacking."""
+def read_submissions(source: Path, work: Path, exercises: tuple[str, ...], known: dict[str, str] | None = None) -> Intake:
+    """Map ``source`` (a folder or a zip) to students; ``work`` is an empty folder for unpacking;
+    ``known``: stored students' ids by their aliases, so an id that depends on the class keeps its spelling."""
     notes: list[str] = []
     if source.is_file() and source.suffix.lower() == ".zip":
         root = work / "unpacked"
@@ -155,15 +157,17 @@ def read_submissions(source: Path, work: Path, exercises: tuple[str, ...]) -> In
     else:
         raise GradeError(f"{source} is neither a folder of submissions nor a zip of one.")
     root = _descend(root, notes, source.name)
-    from . import lms  # here, not above: its readers build on this module's read_student
+    from . import lms, moodle  # here, not above: their readers build on this module's read_student
 
     layout = lms.detect_layout(root)
     if layout == "gradescope":
         submissions = lms.read_gradescope(root, exercises, notes)
     elif layout == "canvas":
-        submissions = lms.read_canvas(root, work, exercises, notes)
+        submissions = lms.read_canvas(root, work, exercises, notes, known)
     elif layout == "classroom":
-        submissions = lms.read_classroom(root, exercises)
+        submissions = lms.read_classroom(root, exercises, known)
+    elif layout == "moodle":
+        submissions = moodle.read_moodle(root, exercises, notes, known)
     else:
         submissions = _read_folders(root, exercises)
     unique: dict[str, Submission] = {}
@@ -221,4 +225,4 @@ def annotate(result: StudentResult, submission: Submission) -> StudentResult:
             exercise = replace(exercise, message=text, tests=tests)
             notices.append(f"{found} looks like {exercise.name}.py under another name; it was not graded.")
         exercises.append(exercise)
-    return replace(result, exercises=tuple(exercises), notices=tuple(notices))
+    return replace(result, exercises=tuple(exercises), notices=tuple(notices), aliases=submission.aliases)

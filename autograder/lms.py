@@ -24,6 +24,7 @@ from typing import BinaryIO
 from .archive import ArchiveTooLarge, UnsafeArchive, ZipLimits, extract_zip
 from .errors import GradeError
 from .intake import Submission, is_plain_dir, read_student, visible
+from .moodle import is_moodle
 from .submission import plain_file
 
 CANVAS_NAME = re.compile(r"^(?P<who>[^_]+?)(?P<late>_late)?_(?P<uid>\d+)_(?P<sub>\d+)_(?P<file>.+)$", re.IGNORECASE)
@@ -39,6 +40,8 @@ def detect_layout(root: Path) -> str:
             not any(is_plain_dir(p) for p in entries):
         return "canvas"
     folders = [p for p in entries if is_plain_dir(p)]
+    if is_moodle(root):
+        return "moodle"
     # A repository the grader cannot look into says nothing either way (its student's row says why)
     seen = [_holds_git(p) for p in folders]
     if True in seen and False not in seen:
@@ -56,14 +59,19 @@ def _holds_git(folder: Path) -> bool | None:
         return None
 
 
-def read_classroom(root: Path, exercises: tuple[str, ...]) -> list[Submission]:
+def read_classroom(root: Path, exercises: tuple[str, ...], known: dict[str, str] | None = None) -> list[Submission]:
+    """``known``: the id an earlier run into the same output gave each repository, by its name. The
+    prefix dropped depends on which repositories are there (one late clone alone has none), so a
+    repository graded before keeps its id, and a late regrade replaces its row instead of adding one."""
     folders = [p for p in visible(root) if is_plain_dir(p)]
     names = [p.name for p in folders]
     prefix = ""
     if len(names) > 1:
         common = os.path.commonprefix(names)
         prefix = common[:common.rfind("-") + 1]
-    return [read_student(p.name[len(prefix):] or p.name, p, exercises, aliases=(p.name,)) for p in folders]
+    known = known or {}
+    return [read_student(known.get(p.name) or p.name[len(prefix):] or p.name, p, exercises, aliases=(p.name,))
+            for p in folders]
 
 
 # All of one student's zips together: six exercise files of at most 1 MiB each fit many times over,
@@ -114,19 +122,23 @@ def _plain_name(name: str) -> bool:
     return name not in ("", ".", "..") and "/" not in name and "\0" not in name
 
 
-def _list_canvas(root: Path, notes: list[str]) -> tuple[dict, dict, dict[str, list[str]]]:
+def _list_canvas(root: Path, notes: list[str], known: dict[str, str]) -> tuple[dict, dict, dict[str, list[str]]]:
     """Canvas's flat files by student: each name's newest file, the student's Canvas id and
     lateness, and the names Canvas kept that no file in a folder can have."""
     chosen: dict[str, dict[str, tuple[tuple[int, int], Path, str]]] = {}
     info: dict[str, tuple[str, bool]] = {}
     strange: dict[str, list[str]] = {}
     ignored = []
+    matches = []
     for path in visible(root):
         match = CANVAS_NAME.match(path.name) if os.path.isfile(path) and not os.path.islink(path) else None
         if not match:
             ignored.append(path.name)
-            continue
-        who, name = match["who"], match["file"]
+        else:
+            matches.append((path, match))
+    ids = _canvas_ids([m for _, m in matches], notes, known)
+    for path, match in matches:
+        who, name = ids[match["who"], match["uid"]], match["file"]
         if not _plain_name(name):  # '..' would be copied onto the class's folder, '.' onto the student's
             strange.setdefault(who, []).append(name)
             continue
@@ -151,8 +163,34 @@ def _list_canvas(root: Path, notes: list[str]) -> tuple[dict, dict, dict[str, li
     return chosen, info, strange
 
 
-def read_canvas(root: Path, work: Path, exercises: tuple[str, ...], notes: list[str]) -> list[Submission]:
-    chosen, info, strange = _list_canvas(root, notes)
+def _canvas_ids(matches: list, notes: list[str], known: dict[str, str]) -> dict[tuple[str, str], str]:
+    """Each (login, Canvas user id) pair's student id: the id an earlier run into the same output
+    gave that user id (``known``, by alias), else the login, or, where Canvas gave one login to
+    several users (two students of the same name, in this export or stored before), the login and
+    user id, so that no student's files are ever merged into, or graded over, a namesake's."""
+    users: dict[str, set[str]] = {}
+    for match in matches:
+        users.setdefault(match["who"], set()).add(match["uid"])
+    ids, shared, stored = {}, set(), set(known.values())
+    for who, uids in users.items():
+        for uid in uids:
+            if uid in known and _plain_name(known[uid]):  # a folder of the work area is named by it
+                ids[who, uid] = known[uid]
+            elif len(uids) > 1 or who in stored:  # a namesake here, or stored under this login
+                ids[who, uid] = f"{who}_{uid}"
+                shared.add(who)
+            else:
+                ids[who, uid] = who
+    if shared:
+        notes.append(f"Canvas named several students alike ({', '.join(sorted(shared))}); each was graded under "
+                     "the name followed by their Canvas user id.")
+    return ids
+
+
+def read_canvas(root: Path, work: Path, exercises: tuple[str, ...], notes: list[str],
+                known: dict[str, str] | None = None) -> list[Submission]:
+    """``known``: stored students' ids by their aliases (the Canvas user id among them)."""
+    chosen, info, strange = _list_canvas(root, notes, known or {})
     submissions = []
     for who, files in sorted(chosen.items()):
         folder = work / "canvas" / who
@@ -231,7 +269,8 @@ def read_gradescope(root: Path, exercises: tuple[str, ...], notes: list[str]) ->
             person = person if isinstance(person, dict) else {}
             fields = {k.lstrip(":"): str(v) for k, v in person.items() if v not in (None, "")}
             sid = fields.get("sid") or fields.get("email") or str(key)
-            aliases = tuple(v for k, v in fields.items() if k in ("sid", "email", "name") and v != sid)
+            # Not the display name: a student may set it to a classmate's login, which a roster matches
+            aliases = tuple(v for k, v in fields.items() if k in ("sid", "email") and v != sid)
             if sid in newest and newest[sid][0] >= created:
                 continue
             newest[sid] = (created, read_student(sid, folder, exercises, aliases=(*aliases, str(key))))

@@ -164,6 +164,9 @@ class StudentResult:
     graded: str = ""  # when this student was graded (UTC); a merged folder holds several runs
     sandbox: str = ""  # the isolation that ran this student's code, as the report shows it
     notices: tuple[str, ...] = ()  # what intake found: a nested folder, a near-miss file name, a late mark
+    # Other names the student goes by (an LMS's user id, email, SIS id): kept with the result, so a
+    # roster still matches a student kept from an earlier run (whose export is not read again)
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,11 @@ except ImportError:  # Windows: no advisory locks; grading into one folder twice
 _REPORT_SUFFIXES = (".html", ".md")
 
 
+def can_lock() -> bool:
+    """Whether :func:`locked` holds a folder for one process alone (not where fcntl is missing)."""
+    return fcntl is not None
+
+
 @contextlib.contextmanager
 def locked(out: Path) -> Iterator[None]:
     """Hold ``out`` for this process alone; a second run into it waits here, then merges with the first."""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .errors import GradeError
 from .model import BatchResult, StudentResult, batch_from_dict
+from .render.inert import shown_id
 from .view import points
 
 
@@ -53,16 +54,17 @@ def diff_runs(old: BatchResult, new: BatchResult) -> str:
     news = {s.id: s for s in new.students}
     changed = 0
     for sid in sorted(set(olds) | set(news)):
+        shown = shown_id(sid)  # a student's folder name: no escape sequence reaches the terminal, no line is forged
         if sid not in olds:
-            out.append(f"{sid}: new in this run, {points(news[sid].score)}/{points(news[sid].max_score)}")
+            out.append(f"{shown}: new in this run, {points(news[sid].score)}/{points(news[sid].max_score)}")
         elif sid not in news:
-            out.append(f"{sid}: not in the new run (was {points(olds[sid].score)}/{points(olds[sid].max_score)})")
+            out.append(f"{shown}: not in the new run (was {points(olds[sid].score)}/{points(olds[sid].max_score)})")
         else:
             lines = student_changes(olds[sid], news[sid])
             if not lines and olds[sid].score == news[sid].score:
                 continue
             o, n = olds[sid], news[sid]
-            out.append(f"{sid}: {points(o.score)}/{points(o.max_score)} -> {points(n.score)}/{points(n.max_score)}")
+            out.append(f"{shown}: {points(o.score)}/{points(o.max_score)} -> {points(n.score)}/{points(n.max_score)}")
             out.extend(f"  {line}" for line in lines)
         changed += 1
     out.append(f"{changed} of {len(set(olds) | set(news))} students changed." if changed else "No student's result changed.")

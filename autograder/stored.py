@@ -30,6 +30,7 @@ class Entry:
     graded: str
     exercises: tuple[str, ...]
     offset: int  # of the student's object in results.json, in bytes
+    aliases: tuple[str, ...] = ()  # the student's other names (a Classroom repository's, an LMS user id)
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,7 @@ def _entry(data: object, n: int, offset: int) -> Entry | ResultsFormatError:
         student = student_from_dict(data, f"students[{n}]")
     except ResultsFormatError as error:
         return error
-    return Entry(student.id, student.graded, tuple(e.name for e in student.exercises), offset)
+    return Entry(student.id, student.graded, tuple(e.name for e in student.exercises), offset, student.aliases)
 
 
 def check_writable(out: Path) -> None:

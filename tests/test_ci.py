@@ -325,3 +325,41 @@ def test_a_published_score_never_comes_from_unsandboxed_student_code(course, tmp
     shutil.copy(SOLUTIONS / "scalar_chain.py", root / "submission" / "scalar_chain.py")
     assert gradescope.run(root) == cli.Exit.REFUSED
     assert not (root / "results" / "results.json").exists()
+
+
+def test_on_github_actions_the_checks_output_is_fenced_by_stop_commands_with_a_fresh_token(
+        course, tmp_path, monkeypatch, capsys):
+    """The runner reads any step-log line that starts with '::' as a workflow command: a student's
+    exception message could forge an error annotation, mask the log or set the step output the
+    Classroom reporter reads. What ``check`` prints is fenced by ::stop-commands::<token>."""
+    from autograder import ci_grade
+    from autograder.model import BatchResult, student_result
+    from autograder.render.tables import render_json
+
+    forged = "::error title=Grader::the kit is broken\n  ::set-output name=result::AAAA\n::add-mask::Total\n"
+
+    def check_printing_the_students_text(argv):  # what check prints of a student's failing run
+        sys.stdout.write(f"scalar_chain.py raised ValueError: boom\n{forged}")
+        sys.stderr.write(forged)
+        Path(argv[argv.index("--markdown") + 1]).write_text("# Feedback\n")
+        Path(argv[argv.index("--json") + 1]).write_text(render_json(BatchResult(7, "process", (student_result("s", ()),))))
+        return 1
+
+    monkeypatch.setattr(cli, "main", check_printing_the_students_text)
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    tokens = []
+    for _run in range(2):
+        ci_grade.main(["--repo", str(course), "--head", "pr", "--seed", "7"])
+        out = capsys.readouterr().out.splitlines()
+        start = next(n for n, line in enumerate(out) if line.startswith("::stop-commands::"))
+        token = out[start].removeprefix("::stop-commands::")
+        assert len(token) >= 32 and out.count(f"::{token}::") == 1
+        fenced = out[start + 1:out.index(f"::{token}::")]
+        assert [line for line in out if line.strip().startswith("::")] == [out[start], *[
+            line for line in fenced if line.strip().startswith("::")], f"::{token}::"]
+        assert "::error title=Grader::the kit is broken" in fenced and "  ::set-output name=result::AAAA" in fenced
+        tokens.append(token)
+    assert tokens[0] != tokens[1]
+    monkeypatch.delenv("GITHUB_ACTIONS")
+    ci_grade.main(["--repo", str(course), "--head", "pr", "--seed", "7"])
+    assert "::stop-commands::" not in capsys.readouterr().out  # elsewhere, nothing is added

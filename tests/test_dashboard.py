@@ -96,3 +96,19 @@ def test_a_graded_diagnosis_reaches_the_dashboard_named_with_its_exercise():
                 for i in ("a", "b", "c")]
     [found] = _misconceptions(students)
     assert (found.name, found.count, found.students) == ("scalar_chain: one layer too few", 2, ("a", "b"))
+
+
+def test_dashboard_links_of_ids_with_percent_and_hash_open_that_students_own_report(tmp_path):
+    """A browser decodes an address: 'a%62''s link opened classmate 'ab''s report, and 'x#y''s
+    stopped at the '#' (reports/x). Each link, read as a browser reads it, is its student's file."""
+    from urllib.parse import unquote, urlsplit
+
+    ids = ("a%62", "ab", "x#y", "x", "100%", "s3")
+    crashy = student_result("e%41#1", (), "error", "The grader itself failed while grading this submission.")
+    batch = BatchResult(1, "process", tuple(student(i, {"test_0": True}) for i in ids) + (crashy,))
+    reports = write_batch(batch, tmp_path, TEMPLATES)
+    html = (tmp_path / "index.html").read_text()
+    opened = {}
+    for cell, link in re.findall(r'<td(?: data-value="[^"]*")?><a href="([^"]+)">([^<]*)</a>', html):
+        opened.setdefault(link.replace("&amp;", "&"), set()).add(tmp_path / unquote(urlsplit(cell).path))
+    assert opened == {sid: {reports[sid]} for sid in (*ids, "e%41#1")}

@@ -5,12 +5,17 @@ from __future__ import annotations
 import csv
 import io
 import json
+import unicodedata
 import zipfile
 from dataclasses import replace
 
 from autograder import cli
-from autograder.model import BatchResult, CheckResult, exercise_result, student_result, to_dict
+from autograder.gradebooks import canvas_gradebook, read_roster
+from autograder.intake import Submission, read_submissions
+from autograder.model import BatchResult, CheckResult, batch_from_dict, exercise_result, student_result, to_dict
+from autograder.output import write_batch
 from autograder.regrade import diff_runs
+from autograder.render.tables import grade_row
 from conftest import ROOT
 
 # Canvas's gradebook export: the id columns, an assignment column, a "Points Possible" row.
@@ -75,3 +80,80 @@ def test_diff_command_reads_two_output_folders(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "Seeds differ (1 -> 2)" in out and "2 of 2 students changed." in out
     assert cli.main(["diff", str(tmp_path / "old"), str(tmp_path / "nope")]) == 2
+
+
+COLUMN = "Homework 1 (4411)"
+
+
+def roster_scores(tmp_path, students, submissions, roster: str = ROSTER) -> dict[str, str]:
+    """canvas.csv's cell for each roster row, by its Canvas id."""
+    path = tmp_path / "roster.csv"
+    path.write_text(roster, encoding="utf-8")
+    text = canvas_gradebook(students, read_roster(path), tuple(submissions), COLUMN).text
+    return {row[1]: row[5] for row in csv.reader(io.StringIO(text)) if row[1] and row[1] != "ID"}
+
+
+def _student(sid: str, score: float, aliases: tuple[str, ...] = ()):
+    check = CheckResult("test_x", "X.", score, 13.0, "passed" if score == 13.0 else "failed")
+    return replace(student_result(sid, (exercise_result("scalar_chain", "Chain", (check,)),)), aliases=aliases)
+
+
+def test_a_student_kept_from_an_earlier_run_gets_their_stored_score_matched_by_stored_aliases(tmp_path):
+    """The on-time export graded Amara (Canvas user id 1234) as 'okaforamara'; the late run's export
+    holds only Ben. Roster rows were matched by this run's submissions alone: Amara got 0."""
+    on_time = BatchResult(5, "process", (_student("okaforamara", 13.0, ("1234",)),), "0.1.0", "2026-11-29")
+    write_batch(on_time, tmp_path / "out", ROOT / "templates")
+    stored = batch_from_dict(json.loads((tmp_path / "out" / "results.json").read_text()))
+    assert stored.students[0].aliases == ("1234",)  # kept with the result
+    ben = _student("carterben", 4.0, ("2345",))
+    late = Submission("carterben", tmp_path, aliases=("2345",))
+    rows = [grade_row(s) for s in (*stored.students, ben)]
+    assert roster_scores(tmp_path, rows, [late]) == {"1234": "13", "2345": "4", "3456": "0"}
+
+
+def test_a_gradescope_display_name_is_not_an_alias_a_roster_matches(tmp_path):
+    """Students set their own Gradescope name: Bob named himself 'amara', and the roster's Amara
+    (login amara@school.edu), who handed in nothing, got Bob's score. SID and email still match."""
+    export = tmp_path / "export"
+    export.mkdir()
+    (export / "submission_metadata.yml").write_text("""submission_1:
+  :submitters:
+  - :name: amara
+    :sid: 'S-002'
+    :email: bob@example.edu
+  :created_at: 2026-11-01 10:00:00.000000000 -07:00
+submission_2:
+  :submitters:
+  - :name: Zoe Zed
+    :email: zoe@school.edu
+  :created_at: 2026-11-01 10:00:00.000000000 -07:00
+""")
+    for key in ("submission_1", "submission_2"):
+        (export / key).mkdir()
+        (export / key / "scalar_chain.py").write_text("x = 1\n")
+    intake = read_submissions(export, tmp_path / "work", ("scalar_chain",))
+    assert all("amara" not in s.aliases for s in intake.submissions)
+    rows = [grade_row(_student("S-002", 7.0)), grade_row(_student("zoe@school.edu", 5.0))]
+    assert roster_scores(tmp_path, rows, intake.submissions) == {"1234": "0", "2345": "7", "3456": "5"}
+
+
+def test_a_decomposed_name_matches_its_composed_spelling_in_the_roster(tmp_path):
+    """macOS zips write names decomposed (NFD); Canvas's roster holds them composed (NFC)."""
+    roster = ROSTER.replace("amara@school.edu", "\u00e9mile@school.edu")
+    nfd = unicodedata.normalize("NFD", "\u00e9mile")
+    assert nfd != "\u00e9mile"
+    rows = [grade_row(_student(nfd, 9.0))]
+    assert roster_scores(tmp_path, rows, [Submission(nfd, tmp_path)], roster)["1234"] == "9"
+
+
+def test_diff_shows_ids_that_differ_only_by_an_unseen_character_apart():
+    """Through one_line, 'evil\\nmallory' was printed as classmate 'evil mallory' (and an escape
+    sequence in an id reached the terminal): each id is shown so no two look alike."""
+    ids = ("evil\nmallory", "evil mallory", "\u202eabc", "abc", "evil\\x0amallory", "x\x1b]0;owned\x07")
+    old = BatchResult(1, "process", ())
+    new = BatchResult(1, "process", tuple(_student(sid, 1.0) for sid in ids))
+    text = diff_runs(old, new)
+    shown = [line.split(": new in this run")[0] for line in text.splitlines() if ": new in this run" in line]
+    assert len(shown) == len(set(shown)) == len(ids)
+    assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
+    assert "evil\\x0amallory" in shown and "evil\\\\x0amallory" in shown

@@ -540,3 +540,24 @@ def test_a_damaged_record_is_regraded_never_trusted(tmp_path):
 def test_jobs_default_to_the_cores_this_process_may_use(tmp_path):
     args = cli.build_parser().parse_args(["grade", str(tmp_path), "--out", str(tmp_path / "out")])
     assert args.jobs == len(os.sched_getaffinity(0))
+
+
+def test_temporary_files_a_killed_run_left_are_removed_by_the_next_run_and_nothing_else(capsys, reference_run,
+                                                                                         tmp_path):
+    """SIGKILL while writing leaves each half-written copy (results.json's, a report's, a stored
+    result's) under a temporary name; they piled up run after run."""
+    submissions, out = reference_run
+    target = tmp_path / "out"
+    shutil.copytree(out, target)
+    left = [target / ".results.json.0123456789ab.tmp", target / "reports" / ".ben_carter.html.a1b2c3d4e5f6.tmp",
+            target / STORE / ".ben_carter-1234.json.fedcba987654.tmp"]
+    kept = [target / "notes.txt", target / ".results.json.tmp", target / "reports" / ".draft.0123456789ab.tmp.txt",
+            target / STORE / "results.0123456789ab.tmp", target / ".x.0123456789AB.tmp"]
+    for path in (*left, *kept):
+        path.write_text("partial")
+    (target / ".dir.0123456789ab.tmp").mkdir()  # not a file: not the kit's
+    text = grade(capsys, submissions, target, "--jobs", "1")
+    assert graded_now(text) == 0
+    assert [p for p in left if p.exists()] == []
+    assert all(p.read_text() == "partial" for p in kept) and (target / ".dir.0123456789ab.tmp").is_dir()
+    assert without_times(target) == without_times(out)

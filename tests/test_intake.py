@@ -324,3 +324,91 @@ def test_a_canvas_students_zips_share_one_file_count(tmp_path):
         zipped(root / f"mallory_1001_200{number}_many{number}.zip", {f"f{i}.txt": "" for i in range(2600)})
     notices = by_id(read_submissions(root, tmp_path / "work", EXERCISES))["mallory"].notices
     assert notices[0] == "Unpacked your many0.zip." and notices[1].startswith("Your many1.zip was not unpacked: a student")
+
+
+def stored_class(out: Path, aliases: dict[str, tuple[str, ...]]) -> dict[str, str]:
+    """An output folder an earlier run wrote, with these students and their aliases: what ``grade``
+    reads before intake (each stored id by its aliases)."""
+    from dataclasses import replace
+
+    from autograder.gradecmd import _known_aliases
+    from autograder.model import BatchResult
+    from autograder.output import write_batch
+    from conftest import ROOT
+
+    check = CheckResult("test_x", "X.", 2.0, 2.0, "passed")
+    students = tuple(replace(student_result(sid, (exercise_result("scalar_chain", "Chain", (check,)),)), aliases=names)
+                     for sid, names in aliases.items())
+    write_batch(BatchResult(5, "process", students, "0.1.0", "2026-11-29T10:00:00+00:00"), out, ROOT / "templates")
+    return _known_aliases(out)
+
+
+def test_canvas_students_sharing_a_login_are_two_students_each_graded_on_their_own_files(tmp_path):
+    """Canvas builds the login from the name: two John Smiths are both 'smithjohn'. Keyed by login
+    alone, their files were merged into one row (the newer file of each name won) and user 1001 had none."""
+    root = write(tmp_path / "canvas", {"smithjohn_1001_501_scalar_chain.py": "mine = 1001\n",
+                                       "smithjohn_1001_501_init_std.py": CODE,
+                                       "smithjohn_2002_502_scalar_chain.py": "mine = 2002\n",
+                                       "carterben_2345_503_scalar_chain.py": CODE})
+    intake = read_submissions(root, tmp_path / "work", EXERCISES)
+    students = by_id(intake)
+    assert sorted(students) == ["carterben", "smithjohn_1001", "smithjohn_2002"]
+    assert sorted(p.name for p in students["smithjohn_1001"].folder.iterdir()) == ["init_std.py", "scalar_chain.py"]
+    assert (students["smithjohn_1001"].folder / "scalar_chain.py").read_text() == "mine = 1001\n"
+    assert sorted(p.name for p in students["smithjohn_2002"].folder.iterdir()) == ["scalar_chain.py"]
+    assert (students["smithjohn_2002"].folder / "scalar_chain.py").read_text() == "mine = 2002\n"
+    assert students["smithjohn_2002"].aliases == ("2002",)
+    assert any("smithjohn" in n and "Canvas user id" in n for n in intake.notes)
+
+
+def test_a_namesakes_late_canvas_file_does_not_replace_the_stored_students_result(tmp_path):
+    """John Smith 1001 was graded on time as 'smithjohn'; the late export holds John Smith 2002,
+    whose work had replaced 1001's row. 1001 himself, late again, still keeps his id."""
+    known = stored_class(tmp_path / "out", {"smithjohn": ("1001",), "carterben": ("2345",)})
+    late = write(tmp_path / "late", {"smithjohn_late_2002_601_scalar_chain.py": CODE})
+    intake = read_submissions(late, tmp_path / "work", EXERCISES, known)
+    assert sorted(by_id(intake)) == ["smithjohn_2002"]
+    assert any("smithjohn" in n and "Canvas user id" in n for n in intake.notes)
+    again = write(tmp_path / "again", {"smithjohn_late_1001_602_scalar_chain.py": CODE,
+                                       "smithjohn_late_2002_603_scalar_chain.py": CODE})
+    assert sorted(by_id(read_submissions(again, tmp_path / "work2", EXERCISES, known))) == ["smithjohn",
+                                                                                             "smithjohn_2002"]
+
+
+def test_a_classroom_repository_graded_before_keeps_its_id_when_graded_alone(tmp_path):
+    """The id drops the prefix the class's repositories share: graded with the class, 'smith'; a
+    late clone alone has no shared prefix and became 'hw1-john-smith', a second row beside 'smith'."""
+    clones = {"hw1-john-smith/.git/HEAD": "ref: refs/heads/main\n", "hw1-john-smith/scalar_chain.py": CODE,
+              "hw1-john-doe/.git/HEAD": "ref: refs/heads/main\n", "hw1-john-doe/scalar_chain.py": CODE}
+    first = read_submissions(write(tmp_path / "class", clones), tmp_path / "work", EXERCISES)
+    assert sorted(by_id(first)) == ["doe", "smith"]
+    known = stored_class(tmp_path / "out", {s.id: s.aliases for s in first.submissions})
+    late = write(tmp_path / "late", {k: v for k, v in clones.items() if k.startswith("hw1-john-smith/")})
+    intake = read_submissions(late, tmp_path / "work2", EXERCISES, known)
+    assert intake.layout == "classroom" and sorted(by_id(intake)) == ["smith"]
+
+
+def moodle_folder(name: str, participant: int, plugin: str) -> str:
+    return f"{name}_{participant}_assignsubmission_{plugin}_"
+
+
+def test_moodle_folders_are_one_student_per_participant_graded_from_their_files(tmp_path):
+    """Moodle writes a folder per submission plugin: the online-text and comments folders had
+    become second students who scored 0, and ids were whole folder names."""
+    root = write(tmp_path / "moodle", {
+        f"{moodle_folder('Ann Lee', 1201, 'file')}/scalar_chain.py": CODE,
+        f"{moodle_folder('Ann Lee', 1201, 'onlinetext')}/onlinetext.html": "<p>see my files</p>",
+        f"{moodle_folder('Ann Lee', 1201, 'comments')}/comments.html": "<p>late, sorry</p>",
+        f"{moodle_folder('Bo Chen', 1202, 'file')}/init_std.py": CODE,
+        f"{moodle_folder('Sam Park', 1203, 'file')}/scalar_chain.py": "first = 1\n",
+        f"{moodle_folder('Sam Park', 1204, 'file')}/scalar_chain.py": "second = 2\n",
+    })
+    intake = read_submissions(root, tmp_path / "work", EXERCISES)
+    assert intake.layout == "moodle"
+    students = by_id(intake)
+    assert sorted(students) == ["Ann Lee", "Bo Chen", "Sam Park_1203", "Sam Park_1204"]
+    assert students["Ann Lee"].folder.name == moodle_folder("Ann Lee", 1201, "file")
+    assert students["Ann Lee"].aliases == ("1201",)
+    assert (students["Sam Park_1204"].folder / "scalar_chain.py").read_text() == "second = 2\n"
+    assert any(n.startswith("Ignored 2 Moodle folders") for n in intake.notes)
+    assert any("Sam Park" in n and "participant number" in n for n in intake.notes)

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -230,3 +231,42 @@ def test_results_json_keeps_student_text_but_no_raw_c1_controls():
     text = render_json(escape_batch())
     assert not any(c in text for c in ("\x1b", "\x9b", "\x07", "\x85"))
     assert json.loads(text)["students"][0]["message"] == ESCAPES  # escaped, not lost
+
+
+def test_results_json_keeps_aliases_and_reads_a_file_written_without_them():
+    student = replace(sample_batch().students[0], aliases=("1234", "ada@example.edu"))
+    batch = replace(sample_batch(), students=(student,))
+    data = json.loads(render_json(batch))
+    assert data["students"][0]["aliases"] == ["1234", "ada@example.edu"]
+    assert batch_from_dict(data) == batch
+    del data["students"][0]["aliases"]  # as a kit before aliases wrote results.json
+    assert batch_from_dict(data).students[0].aliases == ()
+
+
+# Ids one_line showed alike: a newline or tab (a space), a bidi override or a control (dropped), and
+# a backslash that spells an escape in full.
+LOOKALIKES = ("evil\nmallory", "evil mallory", "evil\tmallory", "\u202eabc", "abc", "a\x00bc",
+              "evil\\x0amallory", "x\x1b]0;owned\x07")
+
+
+def test_gradebook_shows_ids_that_differ_only_by_an_unseen_character_apart():
+    students = tuple(sample_batch(sid).students[0] for sid in LOOKALIKES)
+    rows = list(csv.reader(io.StringIO(render_gradebook(BatchResult(1, "process", students)))))
+    shown = [row[0] for row in rows[1:]]
+    assert len(rows) == len(LOOKALIKES) + 1 and len(set(shown)) == len(LOOKALIKES)
+    assert [c for c in CONTROL_BYTES if any(c in s for s in shown)] == [] and all("\n" not in s for s in shown)
+    assert "evil\\x0amallory" in shown and "evil\\\\x0amallory" in shown and "\\u202eabc" in shown
+
+
+@pytest.mark.parametrize("student_id, cell", [("=1+1", "'=1+1"), ("\t=1+1", "'\\x09=1+1"),
+                                              ("\x00=1+1", "'\\x00=1+1"), ("=A1\n", "'=A1\\x0a")])
+def test_a_formula_id_shown_with_escapes_still_gets_its_apostrophe(student_id, cell):
+    rows = list(csv.reader(io.StringIO(render_gradebook(sample_batch(student_id)))))
+    assert rows[1][0] == cell
+
+
+def test_class_summary_shows_ids_that_differ_only_by_an_unseen_character_apart():
+    text = render_class_summary([(sid, "1/2", "graded") for sid in LOOKALIKES], width=200)
+    shown = [line.rsplit("1/2", 1)[0].rstrip() for line in text.splitlines()[1:]]
+    assert len(shown) == len(set(shown)) == len(LOOKALIKES), text
+    assert [c for c in CONTROL_BYTES if c in text] == []

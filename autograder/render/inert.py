@@ -30,6 +30,20 @@ def one_line(text: str) -> str:
     return " ".join(plain(text).split("\n")).replace("\t", " ")
 
 
+_UNSHOWN = re.compile(r"[\\\t\n]|[" + _CONTROLS.pattern[1:-1] + "]")
+
+
+def shown_id(text: str) -> str:
+    """A student id on one line, told apart from every other id: where :func:`one_line` would drop
+    or change a character (a control, a bidirectional override, a newline), it is spelt as its
+    escape instead, and a backslash as two, so that ``evil\\nmallory`` and a classmate named
+    ``evil mallory``, or ``\\u202eabc`` and ``abc``, never share a gradebook row's id."""
+    def spelt(match: re.Match) -> str:
+        code = ord(match.group())
+        return "\\\\" if code == 0x5C else f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return _UNSHOWN.sub(spelt, text)
+
+
 def spreadsheet_text(text: str) -> str:
     """A CSV cell that every spreadsheet keeps as text: one starting with = + - @ is a formula, also
     after blanks (an import may trim them, and a tab in an id becomes a space on one line), so it

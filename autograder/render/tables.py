@@ -11,7 +11,7 @@ from typing import Iterable
 from ..model import RESULTS_MARKER, BatchResult, StudentResult, host_failed, to_dict
 from ..names import report_paths
 from ..view import points
-from .inert import one_line, spreadsheet_text
+from .inert import one_line, shown_id, spreadsheet_text
 
 
 INCOMPLETE_STATUS = "incomplete"  # the gradebook's status for a student with withheld checks: not a final score
@@ -56,6 +56,7 @@ class GradeRow:
     status: str
     scores: tuple[tuple[str, float], ...]  # per exercise, in the student's order
     withheld: bool = False  # the host failed some checks: the score is partial, and the next run grades them
+    aliases: tuple[str, ...] = ()  # the student's other names, which a roster may know them by
 
     @property
     def shown_status(self) -> str:
@@ -66,11 +67,19 @@ class GradeRow:
 def grade_row(student: StudentResult) -> GradeRow:
     return GradeRow(student.id, student.score, student.max_score, student.status,
                     tuple((e.name, e.score) for e in student.exercises),
-                    any(host_failed(e) for e in student.exercises))
+                    any(host_failed(e) for e in student.exercises), student.aliases)
 
 
 def _percent(score: float, maximum: float) -> str:
     return points(round(100 * score / maximum, 1)) if maximum else "0"
+
+
+def _id_cell(student_id: str) -> str:
+    """The id as the gradebook shows it (:func:`shown_id`: one line, told apart from every other id),
+    kept as text by spreadsheets wherever the id, or what a terminal would make of it, is a formula."""
+    shown = shown_id(student_id)
+    formula = any(spreadsheet_text(text) != text for text in (student_id, one_line(student_id), shown))
+    return ("'" if formula else "") + shown
 
 
 def render_gradebook(batch: BatchResult) -> str:
@@ -88,7 +97,7 @@ def render_gradebook_rows(rows: Iterable[GradeRow]) -> str:
     writer.writerow(["id", *names, "total", "max", "percent", "status", "report"])
     for student in rows:
         scores = {name: points(score) for name, score in student.scores}
-        writer.writerow([spreadsheet_text(one_line(student.id)), *(scores.get(n, "0") for n in names),
+        writer.writerow([_id_cell(student.id), *(scores.get(n, "0") for n in names),
                          points(student.score), points(student.max_score),
                          _percent(student.score, student.max_score), student.shown_status, spreadsheet_text(reports[student.id])])
     return buffer.getvalue()

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ..model import Status
 from ..view import ExerciseView, ReportView
-from .inert import inert, one_line, plain
+from .inert import inert, one_line, plain, shown_id
 
 _STYLES = {Status.PASSED: "green", Status.FAILED: "red", Status.ERROR: "magenta", Status.TIMEOUT: "yellow",
            Status.PENDING: "dim"}
@@ -95,6 +95,6 @@ def render_class_summary(rows: list[tuple[str, str, str]], color: bool = False, 
     for column in ("student", "score", "status"):
         table.add_column(column)
     for student_id, score, status in rows:
-        table.add_row(escape(one_line(student_id)), plain(score), plain(status))
+        table.add_row(escape(shown_id(student_id)), plain(score), plain(status))
     console.print(table)
     return buffer.getvalue()
