@@ -14,8 +14,7 @@ from .problems import StudentTimeout
 
 class Conversation:
     """Mixed into StudentModule, whose fields it uses: ``_process``, ``limits``, ``_budgets``,
-    ``quiet``, ``_next_id``, ``_output``, ``last_stderr``, ``path``, ``hidden`` (if any), ``_saw_hidden``
-    and its ``_restart``."""
+    ``quiet``, ``_next_id``, ``_output``, ``last_stderr``, ``path`` and its ``_restart``."""
 
     def _exchange(self, request: dict, cpu_limit: float, what: str, retried: bool, raw: list | None = None) -> dict:
         """Send one request and read its reply, within ``cpu_limit`` seconds of the worker's CPU
@@ -23,7 +22,6 @@ class Conversation:
         receives the frame sent and the reply's body, as they crossed."""
         self._next_id += 1
         request["id"] = self._next_id
-        self._mark_hidden()
         try:
             reply = connection.exchange(self._process, request, cpu_limit, self.limits.wall_bound(cpu_limit),
                                         self._budgets, self.quiet, retried, self.limits.reply_bytes, raw)
@@ -37,18 +35,8 @@ class Conversation:
     def _stream(self, frames: list[bytes], holds: dict | None = None, keep: bool = True) -> stream.Batch:
         """The calls through the worker at once; nothing charged (the caller charges what is taken)."""
         cpu_limit = self.limits.call_timeout
-        self._mark_hidden()
         return stream.run(self._process, frames, cpu_limit, self.limits.wall_bound(cpu_limit), self._budgets,
                           self.quiet, self.limits.reply_bytes, holds, keep)
-
-    def _mark_hidden(self) -> None:
-        """Whatever goes to the worker during a hidden check (its calls, a replay, a load) marks it
-        as one that knew hidden inputs: its sandbox is not reused (client.py's _end_worker)."""
-        if getattr(self, "hidden", False) and not self._saw_hidden:
-            self._saw_hidden = True
-            zygote = getattr(self, "zygote", None)
-            if zygote is not None:  # the sandbox that replaces this one starts while the hidden check runs
-                zygote.prepare_successor()
 
     def _stopped(self, stopped: stream.Stopped, what: str) -> tuple[Exception, int]:
         """What the student reads about a scripted call the worker did not answer, as if it had

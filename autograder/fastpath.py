@@ -31,19 +31,17 @@ def grade_exercise(config: pytest.Config, exercise: str, items: list[pytest.Item
     settled, outputs = [], []
     for item in items:
         interrupts.check()
-        module.hidden = item.get_closest_marker("hidden") is not None  # as plugin._current_check says it
+        module.enter_check(item.get_closest_marker("hidden") is not None)  # as plugin._current_check does
         module.begin_script(item.nodeid)
         feed = module.prime()
         known, output = verdicts.output(item.nodeid, feed.digest if feed is not None else None)
         if not known or module.printed_unscripted:  # printed at import: shown by the check that runs
-            module.hidden = False  # pytest's run of each check says it again
             module.give_back(settled, item.nodeid)
             grading.now(config).started[exercise] = module
             return False
         settled.append((item.nodeid, module.settle()))
         outputs.append(output)
     module.end_script()
-    module.hidden = False
     plots = getattr(items[-1].module, "PLOTS", ())
     drawn = draw_plots(config, exercise, plots, module) if plots else []
     module.close()

@@ -158,12 +158,11 @@ def _current_check(request: pytest.FixtureRequest):
     module = request.getfixturevalue("student")
     item = request.node
     module.check = getattr(item, "originalname", item.name)
-    module.hidden = item.get_closest_marker("hidden") is not None
+    module.enter_check(item.get_closest_marker("hidden") is not None)
     module.begin_script(item.nodeid)
     module.record_key = item.nodeid
     yield
     module.check = module.record_key = ""
-    module.hidden = False
     digest = module.end_script()
     run = grading.run_of(request.config)
     passed = getattr(item, "_kit_passed", False)

@@ -10,10 +10,10 @@ globals, threads); before each fork the zygote kills what the previous child lef
 started with bubblewrap, or, with ``--workers hatched``, hatched in a few milliseconds inside
 the session's warm sandbox (:mod:`autograder.hatching`), which pays for numpy once per session.
 
-A worker that was sent a hidden check's inputs is the last one its sandbox forks: what the sweep
-cannot put back (the inode counter of the sandbox's /tmp, the pid counter of its namespace) would
-otherwise carry them to the plots or the next exercise, whose public checks show what the student's
-code says. The client then renews it (:meth:`Zygote.renew`) from a sandbox started while the hidden check ran.
+A submission has two: one forks the workers of its public checks and plots, the other those
+of its hidden checks (client.enter_check). What a worker leaves where the sweep cannot reach (the
+next inode number of the sandbox's /tmp, the next pid of its namespace) so never carries a hidden
+input to a worker whose answers a public check shows.
 
 Nothing the zygote says decides a verdict: it answers "forked" (the child proves itself by
 answering the load) and how a child ended (the wording of a crash). A zygote that is stopped,
@@ -102,7 +102,6 @@ class Zygote:
     _control: socket.socket | None = None
     _failed_starts: int = 0
     _forks: int = field(default=0)
-    _successor: "Zygote | None" = None  # the sandbox that takes over at renew(), started ahead
 
     def start(self) -> None:
         """Start the sandbox now, so that numpy is imported by the time the first fork asks for a
@@ -129,23 +128,6 @@ class Zygote:
             self.close()
         return None
 
-    def prepare_successor(self) -> None:
-        """Start now, while this sandbox still serves, the one :meth:`renew` will put in its place."""
-        if self._successor is None and self._failed_starts < 2:
-            self._successor = Zygote(self.isolation, self.limits, self.bwrap_path, self.hatchery)
-            self._successor.start()
-
-    def renew(self) -> None:
-        """End this sandbox and everything in it: the next fork comes from another one (the
-        successor started ahead, or a new one), which nothing of this one's workers has touched."""
-        successor, self._successor = self._successor, None
-        self.close()
-        if successor is not None and successor._process is not None:
-            self._process, self._control, self._forks = successor._process, successor._control, 0
-            successor._process = successor._control = None
-        if successor is not None:
-            successor.close()  # what it had is ours now, or it failed to start: nothing of it is left
-
     def reap(self) -> int | None:
         """Have the zygote kill and reap its child; how it ended, or None if unknown."""
         answer = self._ask({"op": "reap"})
@@ -156,9 +138,6 @@ class Zygote:
         return status if isinstance(status, int) and not isinstance(status, bool) and -64 <= status <= 255 else None
 
     def close(self) -> None:
-        if self._successor is not None:
-            self._successor.close()
-            self._successor = None
         if self._control is not None:
             self._control.close()
             self._control = None
