@@ -56,11 +56,7 @@ class StudentModule(Conversation, Scripted):
     last_stderr: str = ""  # the host's words when a worker died: for the operator, never a report
     submission_budget: Budget | None = None  # shared by every exercise of the submission
     quiet: QuietLock = field(default_factory=QuietLock)  # shared by the run's pool processes
-    zygote: Zygote | None = None  # the warm sandbox that forks this file's worker for public checks and plots
-    # The submission's second warm sandbox: it forks every worker a hidden check is sent to (enter_check)
-    hidden_zygote: Zygote | None = None
-    hidden: bool = False  # the check being run is hidden
-    _worker_hidden: bool = False  # the live worker was loaded for hidden checks
+    zygote: Zygote | None = None  # the warm sandbox that forks this file's worker
     scripts: Scripts | None = None  # the class's scripts: a check's calls sent at once (feed.py)
     recorder: Recorder | None = None  # grading the reference: every call kept as a script (script.py)
     record_key: str = ""  # the check (node id) or plots whose calls are being recorded
@@ -227,10 +223,7 @@ class StudentModule(Conversation, Scripted):
             # A fresh arena per worker: nothing a worker leaves in it reaches the next one.
             self._arena = arena.SharedArena(self.limits.shared_bytes)
             try:
-                # Where there is no second sandbox, a hidden check's worker starts afresh.
-                zygote = self.hidden_zygote if self.hidden else self.zygote
-                self._worker_hidden = self.hidden
-                forked = zygote.fork(self._arena.fd) if zygote is not None else None
+                forked = self.zygote.fork(self._arena.fd) if self.zygote is not None else None
                 self._process = forked or sandbox.spawn(self.isolation, self.limits, self.bwrap_path,
                                                         pass_fds=(self._arena.fd,))
             except BaseException:
@@ -247,7 +240,7 @@ class StudentModule(Conversation, Scripted):
                 if attempt == 2:
                     raise
                 if forked:  # and from a new zygote: an earlier exercise's code may have tampered with this one
-                    zygote.close()
+                    self.zygote.close()
             except StudentTimeout as problem:
                 if getattr(problem, "waited", False) and attempt == 1:
                     continue  # stopped by the wall clock alone: once more, in a fresh worker
@@ -286,16 +279,6 @@ class StudentModule(Conversation, Scripted):
         self._restart()
         self._problem = wording.dishonest_worker(self.path.name)
         return False
-
-    def enter_check(self, hidden: bool) -> None:
-        """Before a check's calls, or the plots' (public): the kind of worker they need. A hidden
-        check's calls go to workers of the submission's second sandbox, public ones to its first, so
-        a worker that was sent hidden inputs never answers a public check, and what it leaves behind
-        where emptying /tmp cannot reach (the sandbox's next inode and pid numbers) reaches only later
-        hidden checks, which show no value the student's code chose."""
-        self.hidden = hidden
-        if self._process is not None and self._worker_hidden != hidden:
-            self._restart()
 
     def fresh_worker(self) -> None:
         """End the worker; the next call loads the file again in a new one, which knows nothing of earlier calls."""

@@ -21,7 +21,6 @@ def draw_plots(config: pytest.Config, exercise: str, plots, module: RecordingMod
     # In a fresh worker and sandbox: one that has seen the hidden checks' inputs could answer the
     # public plot calls with them, and the report would show them.
     module.fresh_worker()
-    module.enter_check(False)  # the plots' calls are public: a worker of the submission's first sandbox
     module.begin_script(PLOT_CALLS)
     run = grading.run_of(config)
     feed = module.prime() if run.verdicts is not None else None

@@ -45,8 +45,7 @@ class Run:
 class Submission:
     folder: Path
     budget: Budget
-    zygote: Zygote | None = None  # this submission's own warm sandbox, forking its public checks' workers
-    hidden_zygote: Zygote | None = None  # and its second, forking its hidden checks' (client.enter_check)
+    zygote: Zygote | None = None  # this submission's own warm sandbox, forking each of its workers
     lookahead: Budget | None = None  # the grader's choice, off the student's budgets but bounded (feed.py)
     started: dict[str, RecordingModule] = field(default_factory=dict)  # exercise -> its module, begun
 
@@ -116,7 +115,6 @@ def _submission(config: pytest.Config, folder: Path, following: bool = False) ->
     whole = limits(config).submission_seconds
     taken, run.taken = min(run.taken, whole), 0.0  # the first submission's alone
     return Submission(folder, Budget(whole, "your whole submission", spent=taken), warm,
-                      started_zygote(config) if warm is not None else None,
                       lookahead=Budget(whole, "the grader's lookahead"))
 
 
@@ -128,9 +126,8 @@ def end(config: pytest.Config) -> None:
     del config.stash[NOW]
     for module in submission.started.values():
         module.close()
-    for warm in (submission.zygote, submission.hidden_zygote):
-        if warm is not None:
-            warm.close()
+    if submission.zygote is not None:
+        submission.zygote.close()
 
 
 def end_run(config: pytest.Config) -> None:
@@ -168,6 +165,5 @@ def student_module(config: pytest.Config, exercise: str) -> RecordingModule:
         return begun
     return RecordingModule(submission.folder / f"{exercise}.py", exercise, config.getoption("--isolation"),
                            limits(config), config.getoption("--bwrap"), submission_budget=submission.budget,
-                           lookahead=submission.lookahead, quiet=run.quiet, zygote=submission.zygote,
-                           hidden_zygote=submission.hidden_zygote, scripts=run.scripts,
+                           lookahead=submission.lookahead, quiet=run.quiet, zygote=submission.zygote, scripts=run.scripts,
                            recorder=run.recorder, anchor=config.getoption("--anchor"))

@@ -158,7 +158,7 @@ def _current_check(request: pytest.FixtureRequest):
     module = request.getfixturevalue("student")
     item = request.node
     module.check = getattr(item, "originalname", item.name)
-    module.enter_check(item.get_closest_marker("hidden") is not None)
+    module.hidden = item.get_closest_marker("hidden") is not None
     module.begin_script(item.nodeid)
     module.record_key = item.nodeid
     yield

@@ -56,6 +56,7 @@ def builtin_ancestor(mro: tuple[str, ...]) -> str:
 class RecordingModule(StudentModule):
     probes: list = field(default_factory=list)
     check: str = ""
+    hidden: bool = False
     _counts: dict = field(default_factory=dict)
     _latest: dict = field(default_factory=dict)  # check -> where its call past the first PER_CHECK is kept
     _kept_bytes: int = 0

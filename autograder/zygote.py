@@ -10,11 +10,6 @@ globals, threads); before each fork the zygote kills what the previous child lef
 started with bubblewrap, or, with ``--workers hatched``, hatched in a few milliseconds inside
 the session's warm sandbox (:mod:`autograder.hatching`), which pays for numpy once per session.
 
-A submission has two: one forks the workers of its public checks and plots, the other those
-of its hidden checks (client.enter_check). What a worker leaves where the sweep cannot reach (the
-next inode number of the sandbox's /tmp, the next pid of its namespace) so never carries a hidden
-input to a worker whose answers a public check shows.
-
 Nothing the zygote says decides a verdict: it answers "forked" (the child proves itself by
 answering the load) and how a child ended (the wording of a crash). A zygote that is stopped,
 gone or silent (a student's code can signal it) is killed, and the next worker comes from a

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import cli, sandbox
+from autograder import cli
 from autograder.outcome import verdict as _verdict
 from autograder.problems import StudentRaised
 from autograder.wording import call_problem, crash
@@ -107,50 +107,6 @@ def test_a_hidden_check_names_no_builtin_type_that_no_plain_mistake_raises(name)
                           exc_mro=("builtins.ZeroDivisionError",))
     assert "ZeroDivisionError" in _verdict(_raised(usual), hidden=True)["message"]
 
-
-
-# A sender that moves its sandbox's counters (the inode numbers of /tmp, the pids of its namespace)
-# by hundreds once its hidden check has begun (the public (3, 1000.0) call comes a second time
-# there), and a receiver graded next that answers right only where it finds both counters fresh:
-# emptying /tmp between two workers resets neither, so a later public check could show a hidden input.
-COUNTER_SENDER = """import os, threading
-seen = []
-def residual_chain_gradient(depth, block_slope, residual=True):
-    seen.append((depth, block_slope, residual))
-    if seen.count((3, 1000.0, True)) >= 2 and not os.environ.get("SENT"):
-        os.environ["SENT"] = "1"
-        for n in range(600):
-            os.close(os.open("/tmp/x", os.O_CREAT | os.O_WRONLY, 0o600))
-            os.unlink("/tmp/x")
-        for _ in range(150):
-            thread = threading.Thread(target=lambda: None)
-            thread.start()
-            thread.join()
-    return float((1.0 + block_slope if residual else block_slope) ** depth)
-"""
-COUNTER_RECEIVER = """import os, tempfile
-handle, path = tempfile.mkstemp(dir="/tmp")
-FRESH = os.fstat(handle).st_ino < 300 and os.getpid() < 100
-os.close(handle)
-os.unlink(path)
-def scalar_gradient_chain(depth, layer_scale):
-    return float(layer_scale) ** depth if FRESH else 0.0
-"""
-
-
-@pytest.mark.skipif(not sandbox.bubblewrap_works(), reason="the counters are a sandbox's own only under bubblewrap")
-@pytest.mark.parametrize("workers", ["hatched", "zygote"])
-def test_a_worker_sent_hidden_inputs_leaves_no_counter_to_the_next_one(tmp_path, workers):
-    folder = tmp_path / "class" / "mallory"
-    folder.mkdir(parents=True)
-    (folder / "residual.py").write_text(COUNTER_SENDER)
-    (folder / "scalar_chain.py").write_text(COUNTER_RECEIVER)
-    cli.main(["grade", str(folder.parent), "--out", str(tmp_path / "out"), "--seed", "3", "--workers", workers,
-              "--isolation", "bubblewrap", "--jobs", "1"])
-    (student,) = json.loads((tmp_path / "out" / "results.json").read_text())["students"]
-    scores = {e["name"]: (e["score"], e["max_score"]) for e in student["exercises"]}
-    assert scores["residual"][0] == scores["residual"][1], "the sender answers every call right"
-    assert scores["scalar_chain"][0] == scores["scalar_chain"][1], "the receiver found the sender's counters"
 
 
 def test_every_graders_hidden_checks_run_after_its_public_ones_whatever_its_order():
