@@ -48,7 +48,7 @@ def atomic_file(path: Path) -> Iterator[TextIO]:
         kept_mode = None
     # os.open with 0o666 lets the umask decide the mode; mkstemp would always make it 0600.
     while True:
-        temporary = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+        temporary = temporary_for(path)
         try:
             handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
             break
@@ -66,7 +66,13 @@ def atomic_file(path: Path) -> Iterator[TextIO]:
         raise
 
 
-_TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{12}\.tmp$")  # what atomic_file and store.write_durably name theirs
+_TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{12}\.tmp$")  # what temporary_for names
+
+
+def temporary_for(path: Path) -> Path:
+    """Where a write of ``path`` goes before it is put in place (atomic_file, store.write_durably):
+    beside it, hidden, unguessable, and named so that :func:`remove_temporaries` knows it."""
+    return path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
 
 
 def remove_temporaries(folder: Path) -> None:

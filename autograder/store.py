@@ -13,11 +13,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import secrets
 import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from .files import temporary_for
 from .model import ExerciseResult, ResultsFormatError, exercise_from_dict
 
 STORE = ".store"
@@ -44,7 +44,7 @@ class Terms:
 
 def write_durably(path: Path, data: bytes) -> None:
     """``path`` holds ``data`` or what it held before, whenever this process is killed."""
-    temporary = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    temporary = temporary_for(path)
     handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(handle, "wb") as stream:
