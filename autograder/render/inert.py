@@ -8,6 +8,7 @@ report is shown with ``cat``; every renderer passes student text through :func:`
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import fields, is_dataclass, replace
 
 # Whole escape sequences first (CSI, OSC, DCS/PM/APC/SOS strings, two-character escapes, in their
@@ -30,18 +31,22 @@ def one_line(text: str) -> str:
     return " ".join(plain(text).split("\n")).replace("\t", " ")
 
 
-_UNSHOWN = re.compile(r"[\\\t\n]|[" + _CONTROLS.pattern[1:-1] + "]")
-
-
 def shown_id(text: str) -> str:
-    """A student id on one line, told apart from every other id: where :func:`one_line` would drop
-    or change a character (a control, a bidirectional override, a newline), it is spelt as its
-    escape instead, and a backslash as two, so that ``evil\\nmallory`` and a classmate named
-    ``evil mallory``, or ``\\u202eabc`` and ``abc``, never share a gradebook row's id."""
-    def spelt(match: re.Match) -> str:
-        code = ord(match.group())
-        return "\\\\" if code == 0x5C else f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-    return _UNSHOWN.sub(spelt, text)
+    """A student id on one line, told apart from every other id: a character no reader sees as
+    itself (a control, a newline or tab, a bidirectional override, a zero-width or other format
+    character, a no-break or other unusual space, a lone surrogate) is spelt as its escape, and a
+    backslash as two, so that ``evil\\nmallory`` and a classmate named ``evil mallory``, or
+    ``\\u200babc`` and ``abc``, never share what a gradebook row shows as its id."""
+    return "".join(_spelt(ch) for ch in text)
+
+
+def _spelt(ch: str) -> str:
+    if ch == "\\":
+        return "\\\\"
+    if ch == " " or unicodedata.category(ch)[0] not in "CZ":
+        return ch
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def spreadsheet_text(text: str) -> str:
