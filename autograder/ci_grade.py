@@ -26,7 +26,7 @@ from .errors import GradeError
 from .hostproof import published_isolation
 from .intake import match_near_misses
 from .model import batch_from_dict, load_course
-from .render.documents import escape_markdown
+from .render.documents import cut_markdown, escape_markdown
 from .render.inert import shown_name
 from .scratch import scratch
 from .summary import append_text
@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         append_text(args.summary, body)
     if args.comment:
         if len(body) > MAX_COMMENT:
-            body = body[:MAX_COMMENT] + "\n\n_The report was cut to fit a comment; the job summary has all of it._\n"
+            body = cut_markdown(body, MAX_COMMENT, "\n_The report was cut to fit a comment; the job summary has all of it._\n")
         args.comment.write_text(body, encoding="utf-8")
     if code == cli.Exit.INCOMPLETE:
         # The report says which checks this runner failed; a score without them would be published as lost.

@@ -17,9 +17,10 @@ import pytest
 import yaml
 
 from autograder import cli
-from autograder.ci_grade import MARKER
+from autograder.ci_grade import MARKER, MAX_COMMENT
 from autograder.catalogue import write_submission
 from autograder.release import build_release
+from autograder.render.documents import code_block, cut_markdown
 from autograder.student_view import HIDDEN_VERDICTS
 from conftest import MUTANTS, ROOT, SOLUTIONS
 
@@ -363,3 +364,26 @@ def test_on_github_actions_the_checks_output_is_fenced_by_stop_commands_with_a_f
     monkeypatch.delenv("GITHUB_ACTIONS")
     ci_grade.main(["--repo", str(course), "--head", "pr", "--seed", "7"])
     assert "::stop-commands::" not in capsys.readouterr().out  # elsewhere, nothing is added
+
+
+def _open_fence(markdown: str) -> str:
+    """The fence of the code block left open at the end of ``markdown`` ("" when none is)."""
+    fence = ""
+    for line in markdown.splitlines():
+        run = re.fullmatch(r"(`{3,})(\w*)", line)
+        if run and not fence and run.group(2):
+            fence = run.group(1)
+        elif run and fence and line == fence:
+            fence = ""
+    return fence
+
+
+@pytest.mark.parametrize("printed", ["x" * 80 + "\n", "`" * 5 + " print\n", "y" * 70_000],
+                         ids=["short lines", "backtick runs", "one long line"])
+def test_a_comment_cut_to_fit_closes_the_code_block_it_cut_into(printed):
+    body = "\n\n".join([MARKER, "# Report", code_block(printed * (MAX_COMMENT // len(printed) + 10)),
+                        "## Next exercise", "text after"])
+    cut = cut_markdown(body, MAX_COMMENT, "\n_cut note_\n")
+    assert len(cut) <= MAX_COMMENT + 200 and cut.endswith("\n_cut note_\n") and cut.startswith(MARKER)
+    assert _open_fence(cut) == "", cut[-300:]
+    assert cut_markdown(body[:5000], MAX_COMMENT, "note") == body[:5000]

@@ -56,6 +56,26 @@ def code_block(text: object) -> str:
     return f"{fence}text\n{text}\n{fence}"
 
 
+def cut_markdown(text: str, limit: int, note: str) -> str:
+    """``text`` cut to at most ``limit`` characters at a line's end, followed by ``note``: a code
+    block the cut left open (:func:`code_block`'s fences) is closed first, so the note and
+    whatever follows the document are read as Markdown again, not as the block's text."""
+    if len(text) <= limit:
+        return text
+    kept = text[:limit]
+    kept = kept[:kept.rfind("\n") + 1] if "\n" in kept else ""
+    fence = ""
+    for line in kept.splitlines():
+        if not fence and _FENCE_OPENING.fullmatch(line):
+            fence = line[:-len("text")]
+        elif fence and line == fence:
+            fence = ""
+    return kept + (fence + "\n" if fence else "") + note
+
+
+_FENCE_OPENING = re.compile(r"`{3,}text")
+
+
 def _inert(value: object) -> object:
     """Every value a template prints, before HTML escaping: no control characters in text.
 
