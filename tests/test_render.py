@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import pytest
 
+from autograder.gradescope import gradescope_results
 from autograder.model import (BatchResult, CheckResult, Output, batch_from_dict, exercise_result,
                               student_result)
 from autograder.render.documents import code_block, escape_markdown, render_html, render_markdown
@@ -226,6 +227,13 @@ def test_html_and_markdown_reports_escape_and_drop_control_characters():
         text.encode("utf-8")  # writable as it is
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert "<script>" not in outside_code_blocks(md)
+
+
+def test_gradescope_results_carry_no_control_characters_from_student_text():
+    results = gradescope_results(escape_batch().students[0], 41, "bubblewrap", 1.0)
+    texts = [results["output"], *(test["output"] for test in results["tests"])]
+    assert [c for c in CONTROL_BYTES if any(c in text for text in texts)] == []
+    assert any("Total 102/102" in text and "evil" in text for text in texts)  # the words stay, shown as text
 
 
 def test_results_json_keeps_student_text_but_no_raw_c1_controls():

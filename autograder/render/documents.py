@@ -38,7 +38,7 @@ def escape_markdown(text: object) -> str:
     GitHub also turns bare ``http://...`` and ``www.`` text into links; an escaped ``:`` or ``.``
     reads the same but is no longer one.
     """
-    text = str(text).replace("&", "&amp;").replace("\r", "")
+    text = plain(str(text)).replace("&", "&amp;")
     text = _MARKDOWN_SPECIALS.sub(r"\\\1", text)
     text = _AUTOLINKS.sub(lambda m: "\\" + m.group(), text).replace("\n", " ")
     text = _BLOCK_START.sub(lambda m: m.group(1) + ("\\" + m.group(2) if m.group(2) else ""), text, count=1)
@@ -49,8 +49,9 @@ def escape_markdown(text: object) -> str:
 
 
 def code_block(text: object) -> str:
-    """A fenced block no content can close early: the fence outgrows any backtick run inside."""
-    text = str(text)
+    """A fenced block no content can close early: the fence outgrows any backtick run inside; its
+    text is :func:`~autograder.render.inert.plain`, as wherever else a student's text is shown."""
+    text = plain(str(text))
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
     return f"{fence}text\n{text}\n{fence}"
