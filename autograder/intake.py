@@ -3,7 +3,8 @@
 Layouts read (a folder, or a zip of one):
 
 - ``folders``: one folder per student, named by the student's id (the kit's own layout);
-- ``canvas``, ``gradescope``, ``classroom``: an LMS's export, read by :mod:`autograder.lms`;
+- ``canvas``, ``gradescope``, ``classroom``: an LMS's export, read by :mod:`autograder.lms` and
+  :mod:`autograder.gradescope_export`;
 - ``moodle``: Moodle's "Download all submissions" in folders, read by :mod:`autograder.moodle`.
 
 Dot files, ``__MACOSX`` and editor backups are ignored everywhere. A single folder wrapping
@@ -157,11 +158,11 @@ def read_submissions(source: Path, work: Path, exercises: tuple[str, ...], known
     else:
         raise GradeError(f"{source} is neither a folder of submissions nor a zip of one.")
     root = _descend(root, notes, source.name)
-    from . import lms, moodle  # here, not above: their readers build on this module's read_student
+    from . import gradescope_export, lms, moodle  # here, not above: their readers build on read_student
 
     layout = lms.detect_layout(root)
     if layout == "gradescope":
-        submissions = lms.read_gradescope(root, exercises, notes)
+        submissions = gradescope_export.read_gradescope(root, exercises, notes)
     elif layout == "canvas":
         submissions = lms.read_canvas(root, work, exercises, notes, known)
     elif layout == "classroom":

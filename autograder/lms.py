@@ -4,7 +4,8 @@
   resubmitted file renamed ``file-1.py``, ``file-2.py`` (the highest number is the newest); each
   student's newest files are copied into a folder of their own;
 - Gradescope's "Export Submissions": ``submission_metadata.yml`` beside one ``submission_<id>/``
-  folder per submission, the submitters listed in the YAML (a group shares its folder);
+  folder per submission, the submitters listed in the YAML (a group shares its folder), read by
+  :mod:`autograder.gradescope_export`;
 - GitHub Classroom's clone of every student's repository, ``<assignment>-<login>/``: the common
   prefix is dropped from the id, and the repository's name kept as an alias.
 
@@ -22,7 +23,6 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .archive import ArchiveTooLarge, UnsafeArchive, ZipLimits, extract_zip
-from .errors import GradeError
 from .intake import Submission, is_plain_dir, read_student, visible
 from .moodle import is_moodle
 from .submission import plain_file
@@ -245,38 +245,3 @@ def _write_copy(source: BinaryIO, target: Path) -> str | None:
                 target.unlink()
         return f"could not be copied for grading ({error.strerror or type(error).__name__})"
     return None
-
-
-def read_gradescope(root: Path, exercises: tuple[str, ...], notes: list[str]) -> list[Submission]:
-    import yaml  # only a Gradescope export needs it
-
-    try:
-        metadata = yaml.safe_load((root / "submission_metadata.yml").read_text(encoding="utf-8")) or {}
-    except (yaml.YAMLError, UnicodeDecodeError) as error:
-        raise GradeError(f"submission_metadata.yml cannot be read ({type(error).__name__}).") from None
-    if not isinstance(metadata, dict):
-        raise GradeError("submission_metadata.yml is not a mapping of submissions, as Gradescope writes it.")
-    newest: dict[str, tuple[str, Submission]] = {}
-    for key, entry in sorted(metadata.items(), key=lambda item: str(item[0])):
-        folder = root / str(key)
-        if Path(str(key)).name != str(key) or str(key) in (".", "..") or not is_plain_dir(folder):
-            notes.append(f"submission_metadata.yml lists {key!r}, which is not a submission folder beside it; skipped.")
-            continue
-        entry = entry if isinstance(entry, dict) else {}
-        submitters = entry.get(":submitters") or entry.get("submitters") or [{}]
-        created = str(entry.get(":created_at") or entry.get("created_at") or "")
-        for person in submitters:
-            person = person if isinstance(person, dict) else {}
-            fields = {k.lstrip(":"): str(v) for k, v in person.items() if v not in (None, "")}
-            sid = fields.get("sid") or fields.get("email") or str(key)
-            # Not the display name: a student may set it to a classmate's login, which a roster matches
-            aliases = tuple(v for k, v in fields.items() if k in ("sid", "email") and v != sid)
-            if sid in newest and newest[sid][0] >= created:
-                continue
-            newest[sid] = (created, read_student(sid, folder, exercises, aliases=(*aliases, str(key))))
-    listed = {str(k) for k in metadata}
-    unlisted = [p.name for p in visible(root) if is_plain_dir(p) and p.name not in listed]
-    if unlisted:
-        notes.append(f"Graded {len(unlisted)} folders that submission_metadata.yml does not list, by folder name: "
-                     f"{', '.join(unlisted[:5])}.")
-    return [s for _, s in newest.values()] + [read_student(name, root / name, exercises) for name in unlisted]

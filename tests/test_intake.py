@@ -129,6 +129,38 @@ submission_222:
     assert any("hw1/" in n for n in students["b002"].notices)
 
 
+def test_gradescope_sids_stay_text_and_a_students_newest_submission_counts_once(tmp_path):
+    """SIDs YAML 1.1 would read as numbers (leading zeros, hex, underscores, yes) stay the ids they
+    are; a submission made before the roster had the student's SID (email only) is theirs too, and
+    "newest" compares times across time zones."""
+    metadata = """submission_1:
+  :submitters:
+  - :sid: 00123
+    :email: ada@example.edu
+  :created_at: 2026-11-01 10:00:00.000000000 -07:00
+submission_2:
+  :submitters:
+  - :sid:
+    :email: ada@example.edu
+  :created_at: 2026-11-01 16:30:00.000000000 +00:00
+submission_3:
+  :submitters:
+  - :sid: 0x10
+  - :sid: 1_000
+  - :sid: yes
+  :created_at: 2026-11-02 10:00:00.000000000 -07:00
+"""
+    older, newer = "older = 1\n", "newer = 2\n"
+    root = write(tmp_path / "export", {"submission_metadata.yml": metadata, "submission_1/scalar_chain.py": newer,
+                                        "submission_2/scalar_chain.py": older, "submission_3/scalar_chain.py": CODE})
+    students = by_id(read_submissions(root, tmp_path / "work", EXERCISES))
+    assert sorted(students) == ["00123", "0x10", "1_000", "yes"]
+    # 10:00 at -07:00 is 17:00 UTC: after 16:30 UTC, though its text sorts first
+    assert students["00123"].folder.name == "submission_1"
+    assert (students["00123"].folder / "scalar_chain.py").read_text() == newer
+    assert "ada@example.edu" in students["00123"].aliases
+
+
 def test_github_classroom_clones_map_repositories_to_logins(tmp_path):
     root = write(tmp_path / "clones", {
         "hw1-gradients-ada-l/.git/HEAD": "ref: refs/heads/main\n",
