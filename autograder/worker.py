@@ -37,37 +37,51 @@ codec.np = np  # numpy is loaded here before any student code runs: the codec us
 
 HEAD_CHARS = 4000
 TAIL_CHARS = 4000
+TAIL_SLACK = 1 << 16  # characters the tail may hold before it is cut back to TAIL_CHARS
 
 
 class CappedOutput(io.TextIOBase):
-    """Keeps the head and tail of what the student prints and counts the rest."""
+    """Keeps the head and tail of what the student prints and counts the rest.
+
+    A student who prints inside a loop calls ``write`` millions of times: past the head, a write
+    only appends (the tail is cut back to its size once it holds ``TAIL_SLACK`` characters), so
+    that the capture costs the student little more than printing to a file would.
+    """
 
     def __init__(self) -> None:
         self._head: list[str] = []
         self._head_len = 0
-        self._tail = ""
+        self._tail: list[str] = []
+        self._tail_len = 0
         self._total = 0
 
     def writable(self) -> bool:
         return True
 
     def write(self, text) -> int:
-        text = str(text)
+        if type(text) is not str:
+            text = str(text)
         written = len(text)
         self._total += written
-        room = HEAD_CHARS - self._head_len
-        if room > 0:
+        if self._head_len < HEAD_CHARS:
+            room = HEAD_CHARS - self._head_len
             self._head.append(text[:room])
-            self._head_len += min(room, len(text))
+            self._head_len += min(room, written)
             text = text[room:]
-        if text:
-            self._tail = (self._tail + text)[-TAIL_CHARS:]
+            if not text:
+                return written
+        self._tail.append(text)
+        self._tail_len += len(text)
+        if self._tail_len > TAIL_SLACK:
+            self._tail = ["".join(self._tail)[-TAIL_CHARS:]]
+            self._tail_len = len(self._tail[0])
         return written
 
     def take(self) -> dict:
         head = "".join(self._head)
-        cut = self._total - len(head) - len(self._tail)
-        taken = {"head": head, "tail": self._tail, "cut": max(cut, 0), "total": self._total}
+        tail = "".join(self._tail)[-TAIL_CHARS:]
+        cut = self._total - len(head) - len(tail)
+        taken = {"head": head, "tail": tail, "cut": max(cut, 0), "total": self._total}
         self.__init__()
         return taken
 
