@@ -2,7 +2,7 @@
 KILLED_BY = ("test_product_of_the_factors_for_every_stack", "test_matches_reference_on_random_depths_and_slopes")
 TITLE = 'tiny slopes added instead of multiplied'
 EXPLANATION = ("Your function takes a shortcut for tiny slopes, 1 + depth * slope, which drifts away over a deep "
-               "stack: a million blocks of slope -9e-8 give 0.9139, not 0.91.")
+               "stack: 250,000 blocks of slope -9e-8 give 0.97775, not 0.9775.")
 HINT = 'However tiny the slope, every block multiplies the gradient by its own factor, and over enough blocks the factors compound.'
 
 
