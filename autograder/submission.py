@@ -7,11 +7,14 @@ exactly the bytes that earned it.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
 import hashlib
+import io
 import os
 import stat
+import tokenize
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO, Iterator
@@ -187,10 +190,29 @@ def source_of(entry: Entry, name: str) -> str:
         raise SubmissionUnreadable(f"{name} is not a regular file.")
     if entry.kind == "big":
         raise SubmissionUnreadable(f"{name} is {entry.size / 1e6:.1f} MB; a solution file must be under 1 MB.")
+    return _decoded(entry.data, name)
+
+
+def _decoded(data: bytes, name: str) -> str:
+    """``data`` read as Python reads a source file: UTF-8 (after a byte-order mark, if any) unless
+    a ``# -*- coding: ... -*-`` line in its first two lines names another text encoding (PEP 263)."""
+    save = "Save the file as UTF-8 in your editor."
     try:
-        return entry.data.decode("utf-8-sig")
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        if exc.msg.startswith("invalid or missing encoding declaration"):  # no coding line, and not UTF-8
+            encoding = "utf-8-sig"
+        elif exc.msg.startswith("encoding problem"):
+            raise SubmissionUnreadable(f"{name} starts with a UTF-8 byte-order mark, but its coding line names "
+                                       "another encoding.", save) from None
+        else:
+            raise SubmissionUnreadable(f"{name} cannot be read as Python reads it: {exc.msg}.", save) from None
+    if not codecs.lookup(encoding)._is_text_encoding:  # rot13, zlib and such are codecs, not encodings of text
+        raise SubmissionUnreadable(f"{name} declares the coding {encoding}, which is not a text encoding.", save)
+    try:
+        return data.decode(encoding)
     except UnicodeDecodeError as exc:
+        named = "UTF-8 text" if encoding in ("utf-8", "utf-8-sig") else f"text in {encoding}, as its coding line says"
         raise SubmissionUnreadable(
-            f"{name} is not UTF-8 text (byte 0x{entry.data[exc.start]:02x} at position {exc.start}).",
-            "Save the file as UTF-8 in your editor.") from None
+            f"{name} is not {named} (byte 0x{data[exc.start]:02x} at position {exc.start}).", save) from None
 

@@ -79,6 +79,31 @@ def test_a_file_that_is_not_utf8_says_which_byte(tmp_path):
         read_source(path)
 
 
+@pytest.mark.parametrize("data, text", [
+    ("# -*- coding: latin-1 -*-\nname = 'Zoë'\n".encode("latin-1"), "name = 'Zoë'"),
+    (b"# vim: set fileencoding=cp1252 :\neuro = '\x80'\n", "euro = '\u20ac'"),
+    ("\ufeffname = 'Zoë'\n".encode("utf-8"), "name = 'Zoë'"),
+])
+def test_a_file_is_read_in_the_encoding_its_coding_line_names_as_python_reads_it(tmp_path, data, text):
+    path = tmp_path / "residual.py"
+    path.write_bytes(data)
+    assert text in read_source(path) and "\ufeff" not in read_source(path)
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"# coding: rot13\nk = 1\n", "coding rot13, which is not a text encoding"),
+    (b"# coding: no-such-codec\nk = 1\n", "unknown encoding: no-such-codec"),
+    (b"\xef\xbb\xbf# coding: latin-1\nk = 1\n", "byte-order mark, but its coding line"),
+    (b"# coding: ascii\nk = '\xe9'\n", "not text in ascii, as its coding line says .byte 0xe9"),
+])
+def test_a_coding_line_that_cannot_be_honoured_is_refused_in_one_sentence(tmp_path, data, words):
+    path = tmp_path / "residual.py"
+    path.write_bytes(data)
+    with pytest.raises(SubmissionUnreadable, match=words) as caught:
+        read_source(path)
+    assert "\n" not in str(caught.value) and str(caught.value).endswith(".")
+
+
 @pytest.mark.parametrize("kind", ("other", "link", "dir"))
 def test_an_entry_swapped_after_it_was_looked_at_is_never_followed_read_or_waited_on(tmp_path, monkeypatch, kind):
     """Between the lstat and the open a student may swap in a FIFO (an open that would wait for a
