@@ -5,7 +5,7 @@ Layouts read (a folder, or a zip of one):
 - ``folders``: one folder per student, named by the student's id (the kit's own layout);
 - ``canvas``, ``gradescope``, ``classroom``: an LMS's export, read by :mod:`autograder.lms` and
   :mod:`autograder.gradescope_export`;
-- ``moodle``: Moodle's "Download all submissions" in folders, read by :mod:`autograder.moodle`.
+- ``moodle``: Moodle's "Download all submissions", in folders or flat, read by :mod:`autograder.moodle`.
 
 Dot files, ``__MACOSX`` and editor backups are ignored everywhere. A single folder wrapping
 everything is descended into, and so is a student's single folder; both are said. A file that
@@ -168,7 +168,8 @@ def read_submissions(source: Path, work: Path, exercises: tuple[str, ...], known
     elif layout == "classroom":
         submissions = lms.read_classroom(root, exercises, known)
     elif layout == "moodle":
-        submissions = moodle.read_moodle(root, exercises, notes, known)
+        submissions = (moodle.read_flat_moodle(root, work, exercises, notes, known) if moodle.is_flat_moodle(root)
+                       else moodle.read_moodle(root, exercises, notes, known))
     else:
         submissions = _read_folders(root, exercises)
     unique: dict[str, Submission] = {}

@@ -24,7 +24,7 @@ from typing import BinaryIO
 
 from .archive import ArchiveTooLarge, UnsafeArchive, ZipLimits, extract_zip
 from .intake import Submission, is_plain_dir, read_student, visible
-from .moodle import is_moodle
+from .moodle import is_flat_moodle, is_moodle
 from .submission import plain_file
 
 CANVAS_NAME = re.compile(r"^(?P<who>[^_]+?)(?P<late>_late)?_(?P<uid>\d+)_(?P<sub>\d+)_(?P<file>.+)$", re.IGNORECASE)
@@ -35,6 +35,8 @@ def detect_layout(root: Path) -> str:
     entries = visible(root)
     if (root / "submission_metadata.yml").is_file():
         return "gradescope"
+    if is_flat_moodle(root):
+        return "moodle"
     files = [p for p in entries if os.path.isfile(p)]
     if files and sum(bool(CANVAS_NAME.match(p.name)) for p in files) * 2 >= len(files) and \
             not any(is_plain_dir(p) for p in entries):
@@ -198,7 +200,7 @@ def read_canvas(root: Path, work: Path, exercises: tuple[str, ...], notes: list[
         notices = [f"Canvas kept a file of yours as {name!r}, which no file can be named; it was ignored."
                    for name in strange.get(who, ())]
         for name, (rank, path, original) in sorted(files.items()):
-            problem = _copy_plain_file(path, folder / name)
+            problem = copy_plain_file(path, folder / name)
             if problem:
                 notices.append(f"{original} {problem}; it was not graded.")
                 continue
@@ -215,7 +217,7 @@ def read_canvas(root: Path, work: Path, exercises: tuple[str, ...], notes: list[
 _CHANGED = "changed while the class was read (it is no longer a plain file)"
 
 
-def _copy_plain_file(path: Path, target: Path) -> str | None:
+def copy_plain_file(path: Path, target: Path) -> str | None:
     """Copy a file listed as a plain one, if it still is (:func:`~autograder.submission.plain_file`):
     a link swapped in since, to a classmate's file or the reference, is never followed. At most what
     a zip may hold, plus one byte: a larger file is refused for its size, whatever it is.

@@ -297,8 +297,8 @@ def test_a_canvas_copy_that_cannot_be_written_is_said_and_leaves_no_part_behind(
     source = tmp_path / "mallory_1001_2000_init_std.py"
     source.write_text(CODE * 1000)
     (tmp_path / "in_the_way").mkdir()
-    assert lms_module._copy_plain_file(source, tmp_path / "in_the_way").startswith("could not be copied for grading")
-    assert lms_module._copy_plain_file(source, tmp_path / "no" / "such" / "folder.py").startswith("could not be")
+    assert lms_module.copy_plain_file(source, tmp_path / "in_the_way").startswith("could not be copied for grading")
+    assert lms_module.copy_plain_file(source, tmp_path / "no" / "such" / "folder.py").startswith("could not be")
 
     class FullDisk:
         def __init__(self, real):
@@ -317,7 +317,7 @@ def test_a_canvas_copy_that_cannot_be_written_is_said_and_leaves_no_part_behind(
     real_open = open
     monkeypatch.setattr(lms_module, "open", lambda path, mode: FullDisk(real_open(path, mode)), raising=False)
     target = tmp_path / "copy.py"
-    assert lms_module._copy_plain_file(source, target) == "could not be copied for grading (No space left on device)"
+    assert lms_module.copy_plain_file(source, target) == "could not be copied for grading (No space left on device)"
     assert not target.exists()
     root = write(tmp_path / "canvas", {"mallory_1001_2000_init_std.py": CODE})
     mallory = by_id(read_submissions(root, tmp_path / "work", EXERCISES))["mallory"]
@@ -444,3 +444,26 @@ def test_moodle_folders_are_one_student_per_participant_graded_from_their_files(
     assert (students["Sam Park_1204"].folder / "scalar_chain.py").read_text() == "second = 2\n"
     assert any(n.startswith("Ignored 2 Moodle folders") for n in intake.notes)
     assert any("Sam Park" in n and "participant number" in n for n in intake.notes)
+
+
+def test_a_flat_moodle_download_is_one_student_per_participant_graded_from_their_files(tmp_path):
+    """Without "download submissions in folders", Moodle names every file after its participant
+    and plugin: each participant is one student, graded from their uploaded files alone."""
+    root = write(tmp_path / "moodle", {
+        f"{moodle_folder('Ann Lee', 1201, 'file')}scalar_chain.py": CODE,
+        f"{moodle_folder('Ann Lee', 1201, 'file')}init_std.py": CODE,
+        f"{moodle_folder('Ann Lee', 1201, 'onlinetext')}onlinetext.html": "<p>see my files</p>",
+        f"{moodle_folder('Bo Chen', 1202, 'onlinetext')}onlinetext.html": "<p>forgot the files</p>",
+        f"{moodle_folder('Sam Park', 1203, 'file')}scalar_chain.py": "first = 1\n",
+        f"{moodle_folder('Sam Park', 1204, 'file')}scalar_chain.py": "second = 2\n",
+    })
+    intake = read_submissions(root, tmp_path / "work", EXERCISES)
+    assert intake.layout == "moodle"
+    students = by_id(intake)
+    assert sorted(students) == ["Ann Lee", "Bo Chen", "Sam Park_1203", "Sam Park_1204"]
+    assert sorted(p.name for p in students["Ann Lee"].folder.iterdir()) == ["init_std.py", "scalar_chain.py"]
+    assert students["Ann Lee"].aliases == ("1201",)
+    assert list(students["Bo Chen"].folder.iterdir()) == []  # a row that says nothing was submitted
+    assert (students["Sam Park_1204"].folder / "scalar_chain.py").read_text() == "second = 2\n"
+    assert any(n.startswith("Ignored 1 Moodle files") for n in intake.notes), intake.notes
+    assert not (root / "scalar_chain.py").exists() and len(list(root.iterdir())) == 6  # the download is untouched
