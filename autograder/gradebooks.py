@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import sys
 import unicodedata
 from dataclasses import dataclass
@@ -96,10 +97,22 @@ def canvas_gradebook(students: Sequence[GradeRow], roster: Roster, submissions: 
         if sid is not None:
             used.add(sid)
         score = scores.get(sid, 0.0)
-        writer.writerow([spreadsheet_text(row.get(c, "")) for c in ID_COLUMNS] + ["" if score is None else points(score)])
+        writer.writerow([_cell(c, row.get(c, "")) for c in ID_COLUMNS] + ["" if score is None else points(score)])
     unmatched = tuple(s.id for s in students if s.id not in used)
     blank = tuple(s.id for s in students if s.withheld and s.id in used)
     return CanvasGradebook(buffer.getvalue(), len(used), unmatched, blank)
+
+
+# An id Canvas matches on, such as an SIS id "-0042" or "+1x", must come back as Canvas wrote it:
+# made of letters, digits and . _ @ - + alone, a spreadsheet reads it at worst as a number or a
+# formula error (no function call, reference or command fits in it), so it keeps no apostrophe.
+_PLAIN_ID = re.compile(r"[+-]?[\w.@+-]*")
+
+
+def _cell(column: str, value: str) -> str:
+    if column in _KEYS and _PLAIN_ID.fullmatch(value):
+        return value
+    return spreadsheet_text(value)
 
 
 def write_canvas(out: Path, students: Sequence[GradeRow], roster: Roster, submissions: tuple[Submission, ...], column: str,

@@ -146,6 +146,20 @@ def test_a_decomposed_name_matches_its_composed_spelling_in_the_roster(tmp_path)
     assert roster_scores(tmp_path, rows, [Submission(nfd, tmp_path)], roster)["1234"] == "9"
 
 
+def test_canvas_ids_come_back_as_canvas_wrote_them_and_only_free_text_gets_an_apostrophe(tmp_path):
+    """Canvas matches a row on its ids: an SIS id such as -0042 given an apostrophe matched no one;
+    a name, or an id that could hold a call or a reference, is still kept as text."""
+    roster = (ROSTER.replace('"Okafor, Amara",1234,S-001', "-Amara,1234,-0042").replace("S-002", "=1+2")
+              .replace("S-003", "+7x"))
+    path = tmp_path / "roster.csv"
+    path.write_text(roster, encoding="utf-8")
+    rows = [grade_row(_student("carterben", 13.0))]
+    text = canvas_gradebook(rows, read_roster(path), (Submission("carterben", tmp_path),), COLUMN).text
+    cells = {row[1]: row for row in csv.reader(io.StringIO(text)) if row[1] not in ("", "ID")}
+    assert cells["1234"][:3] == ["'-Amara", "1234", "-0042"] and cells["3456"][2] == "+7x"
+    assert cells["2345"][2] == "'=1+2" and cells["2345"][5] == "13"
+
+
 def test_diff_shows_ids_that_differ_only_by_an_unseen_character_apart():
     """Through one_line, 'evil\\nmallory' was printed as classmate 'evil mallory' (and an escape
     sequence in an id reached the terminal): each id is shown so no two look alike."""
