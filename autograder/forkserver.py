@@ -18,6 +18,8 @@ scheduling and I/O priority, the OOM score. So before each fork the zygote compa
 and what must be empty (/tmp under bubblewrap, System V IPC), with what it was at the start; if
 anything differs it refuses to fork ("tainted"), and the grader starts the next worker in a fresh
 sandbox (see ``autograder/zygote.py``), as it does for a zygote that is stopped, silent or gone.
+It refuses too where a child moved the sandbox's counters, which no sweep puts back: the inode
+number /tmp gives a new file, and the pid the next child gets (see :func:`_counters`).
 """
 
 from __future__ import annotations
@@ -60,8 +62,9 @@ def serve(control_fd: int, sweep: bool, inherited: tuple) -> tuple | None:
     try:
         layout = tmpstate.layout() if sweep else None  # before any child: all the sandbox itself put there
         folders = tmpstate.folder_states(layout) if layout is not None else None
+        counters = _counters(None) if sweep else (0, 0)
     except OSError:
-        layout = folders = None  # then no fork is clean: every worker starts in a fresh sandbox
+        layout = folders = counters = None  # then no fork is clean: every worker starts in a fresh sandbox
     while True:
         try:
             data, fds, _flags, _address = socket.recv_fds(control, MAX_REQUEST, 3)
@@ -77,17 +80,23 @@ def serve(control_fd: int, sweep: bool, inherited: tuple) -> tuple | None:
         status = _reap(child)
         child = 0
         if request.get("op") == "fork" and len(fds) == 3:
-            if not _clean_again(libc, sweep, clean, layout, folders):
+            counters = _fit_to_fork(libc, sweep, clean, layout, folders, counters)
+            pid = os.fork() if counters is not None else -1
+            if pid == 0:
+                control.close()
+                return os.fdopen(fds[0], "rb", buffering=0), os.fdopen(fds[1], "wb", buffering=0), fds[2]
+            if pid > 0 and sweep and counters[1] and pid != counters[1] + 1:
+                _reap(pid)  # the child before it took pids (threads): this one knows how many, and runs nothing
+                pid = -1
+            if pid < 0:
+                counters = None  # once moved, never clean again: the grader starts afresh
                 reply = {"ok": False, "tainted": True}  # a child changed us: the grader starts afresh
                 for fd in fds:
                     os.close(fd)
                 _send(control, reply)
                 continue
-            pid = os.fork()
-            if pid == 0:
-                control.close()
-                return os.fdopen(fds[0], "rb", buffering=0), os.fdopen(fds[1], "wb", buffering=0), fds[2]
             child = pid
+            counters = (counters[0], pid) if sweep else counters
             reply = {"ok": True}
         else:
             reply = {"ok": request.get("op") == "reap", "status": status}
@@ -96,6 +105,20 @@ def serve(control_fd: int, sweep: bool, inherited: tuple) -> tuple | None:
         if not _send(control, reply):
             _reap(child)
             return None
+
+
+def _fit_to_fork(libc, sweep: bool, clean: tuple, layout: frozenset | None, folders: dict | None,
+                 counters: tuple | None) -> tuple | None:
+    """The sandbox's counters to fork the next child with (:func:`_counters`), or None if the last
+    child changed the sandbox in a way the sweep does not undo: then the grader starts afresh."""
+    if counters is None or not _clean_again(libc, sweep, clean, layout, folders):
+        return None
+    if not sweep:
+        return counters  # not a sandbox of our own: no counters of ours to look at
+    try:
+        return _counters(counters)
+    except OSError:
+        return None
 
 
 def _clean_again(libc, sweep: bool, clean: tuple, layout: frozenset | None, folders: dict | None) -> bool:
@@ -108,6 +131,27 @@ def _clean_again(libc, sweep: bool, clean: tuple, layout: frozenset | None, fold
                                    and tmpstate.folder_states(layout) == folders)))
     except OSError:  # /tmp made unreadable, say: a fresh sandbox is cheaper than finding out
         return False
+
+
+def _counters(last: tuple | None) -> tuple | None:
+    """The sandbox's counters: (the inode number a new /tmp file gets, the last child's pid, 0 when
+    there was none). None, if the last child moved the inode counter: /tmp numbers every inode made
+    there in turn, so one more than at the last look means no child made any. (The pid counter is
+    looked at as the next child is forked: one more than the last child's, or the child is ended.)
+
+    A sandbox's counters outlive its children: a child sent a hidden check's inputs could move
+    them by those inputs (files made in /tmp, threads started), and the next exercise's worker,
+    forked here, read them back in a public check. A fresh sandbox numbers both from the start."""
+    probe = f"/tmp/.zygote-{os.getpid()}"
+    descriptor = os.open(probe, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    try:
+        inode = os.fstat(descriptor).st_ino
+    finally:
+        os.close(descriptor)
+        os.unlink(probe)
+    if last is not None and inode != last[0] + 1:
+        return None
+    return inode, last[1] if last is not None else 0
 
 
 def _send(control: socket.socket, reply: dict) -> bool:

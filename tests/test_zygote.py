@@ -359,3 +359,61 @@ def test_what_a_worker_sets_on_tmp_or_the_zygote_never_reaches_the_next_worker(h
         (folder / source.name).write_text(MARKS_AND_LOOKS + source.read_text())
     result = runner.grade_one("marker", folder, settings(isolation="bubblewrap"))
     assert scores(result) == honest["bubblewrap"]
+
+
+# Moves the sandbox's counters by far more than a whole submission's workers do: files made in
+# /tmp (each takes the next inode number) and threads started and joined (each takes the next pid).
+# A worker sent a hidden check's inputs could move them by those inputs, for later workers to read.
+COUNTER_SENDERS = {
+    "files": '''
+import os as _os
+if not _os.path.exists("/tmp/.sent"):
+    for _i in range(400):
+        open("/tmp/.sent" if _i == 399 else "/tmp/.s%d" % _i, "w").close()
+''',
+    "threads": '''
+import threading as _threading
+if not hasattr(_threading, "sent"):
+    _threading.sent = True
+    for _i in range(150):
+        try:
+            _t = _threading.Thread(target=int)
+            _t.start()
+            _t.join()
+        except RuntimeError:  # without root, the task limit counts the grading user's tasks: no room
+            break
+''',
+}
+
+# Reads them back: answers wrongly (a public check fails) if either counter is past what a
+# fresh sandbox's handful of workers reach.
+COUNTER_RECEIVER = '''
+import os as _os
+_probe = "/tmp/.receiver-%d" % _os.getpid()
+with open(_probe, "w") as _handle:
+    _INODE = _os.fstat(_handle.fileno()).st_ino
+_os.unlink(_probe)
+_MOVED = _INODE >= 300 or _os.getpid() >= 100
+'''
+
+
+@pytest.mark.skipif("bubblewrap" not in ZYGOTE_MODES, reason="a zygote under bubblewrap is not possible here")
+@pytest.mark.parametrize("workers", ["zygote", "hatched"])
+@pytest.mark.parametrize("sender", sorted(COUNTER_SENDERS))
+def test_counters_one_exercises_worker_moved_never_reach_a_later_exercises_worker(workers, sender, honest, forks,
+                                                                                tmp_path):
+    """Every exercise but scalar_chain (graded last) moves its sandbox's inode and pid counters;
+    scalar_chain's worker answers every call wrongly if it can see that they moved."""
+    folder = tmp_path / "sender"
+    folder.mkdir()
+    for source in SOLUTIONS.glob("*.py"):
+        text = source.read_text()
+        if source.stem == "scalar_chain":
+            text = after_future_imports(text, COUNTER_RECEIVER).replace("    return ", "    return 0.5 if _MOVED else ", 1)
+        else:
+            text = after_future_imports(text, COUNTER_SENDERS[sender])
+        (folder / source.name).write_text(text)
+    assert "_MOVED else" in (folder / "scalar_chain.py").read_text()
+    result = runner.grade_one("sender", folder, settings(isolation="bubblewrap", workers=workers))
+    assert scores(result) == honest["bubblewrap"]
+    assert forks["fresh"] == 0  # a sandbox afresh where counters moved, never a worker without a zygote
