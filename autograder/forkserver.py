@@ -58,7 +58,7 @@ def serve(control_fd: int, sweep: bool, inherited: tuple) -> tuple | None:
         stream.close()
     control = socket.socket(fileno=control_fd)
     child = 0
-    clean = _inherited_state(libc)
+    clean = _settings(libc, sweep)
     try:
         layout = tmpstate.layout() if sweep else None  # before any child: all the sandbox itself put there
         folders = tmpstate.folder_states(layout) if layout is not None else None
@@ -126,7 +126,7 @@ def _clean_again(libc, sweep: bool, clean: tuple, layout: frozenset | None, fold
     try:
         if sweep:
             _sweep(libc, layout, folders)
-        return (_inherited_state(libc) == clean and not _ipc_objects(libc)
+        return (_settings(libc, sweep) == clean and not _ipc_objects(libc)
                 and (not sweep or (layout is not None and tmpstate.layout() == layout
                                    and tmpstate.folder_states(layout) == folders)))
     except OSError:  # /tmp made unreadable, say: a fresh sandbox is cheaper than finding out
@@ -162,19 +162,30 @@ def _send(control: socket.socket, reply: dict) -> bool:
     return True
 
 
-def _inherited_state(libc) -> tuple:
-    """What any process of our uid may change about us from outside, and every fork inherits."""
+def _settings(libc, sweep: bool) -> tuple:
+    """Ours, and, in a sandbox of our own whose first process is bubblewrap's (not us), that one's:
+    it runs as our uid, so a child can set its limits, niceness and scheduling for the next child
+    to read back (a red team passed a hidden depth through its RLIMIT_DATA)."""
+    return _inherited_state(libc, 0), (_inherited_state(libc, 1) if sweep and os.getpid() != 1 else None)
+
+
+def _inherited_state(libc, pid: int = 0) -> tuple:
+    """What any process of our uid may change about process ``pid`` (0: us) from outside, and every
+    fork of ours inherits."""
     limits = []
     for number in range(RLIMITS):  # by number: Python names only some of them (not RLIMIT_LOCKS)
         try:
-            limits.append(resource.getrlimit(number))
+            limits.append(resource.prlimit(pid, number))
         except (ValueError, OSError):
             limits.append(None)
-    scheduling = (os.getpriority(os.PRIO_PROCESS, 0), tuple(sorted(os.sched_getaffinity(0))),
-                  os.sched_getscheduler(0), os.sched_getparam(0).sched_priority,
-                  libc.syscall(IOPRIO_GET, 1, 0) if IOPRIO_GET else None, _sched_attributes(libc))
+    try:
+        scheduling = (os.getpriority(os.PRIO_PROCESS, pid), tuple(sorted(os.sched_getaffinity(pid))),
+                      os.sched_getscheduler(pid), os.sched_getparam(pid).sched_priority,
+                      libc.syscall(IOPRIO_GET, 1, pid) if IOPRIO_GET else None, _sched_attributes(libc, pid))
+    except OSError:
+        scheduling = None
     files = []
-    for path in INHERITED_FILES:
+    for path in INHERITED_FILES if pid == 0 else ():  # no /proc of another process here
         try:
             with open(path, "rb") as handle:
                 files.append(handle.read())
@@ -183,12 +194,12 @@ def _inherited_state(libc) -> tuple:
     return tuple(limits), scheduling, tuple(files)
 
 
-def _sched_attributes(libc) -> bytes | None:
+def _sched_attributes(libc, pid: int = 0) -> bytes | None:
     """sched_getattr's whole answer (the slice a child may set with sched_setattr among it)."""
     if SCHED_GETATTR is None:
         return None
     buffer = ctypes.create_string_buffer(56)  # struct sched_attr as of Linux 5.3
-    return buffer.raw if libc.syscall(SCHED_GETATTR, 0, buffer, 56, 0) == 0 else None
+    return buffer.raw if libc.syscall(SCHED_GETATTR, pid, buffer, 56, 0) == 0 else None
 
 
 def _ipc_objects(libc) -> int:

@@ -165,8 +165,10 @@ def _furnish(libc, tmp_bytes: int) -> None:
     _mount(libc, b"tmpfs", b"/tmp", b"tmpfs", MS_NOSUID | MS_NODEV,
            f"size={tmp_bytes},nr_inodes={max(1024, tmp_bytes // 4096)},mode=755".encode())
     # bubblewrap made one /dev/pts for the hatchery: a student could leave marks on it (its times,
-    # its mode) for the next. Each sandbox gets an instance of its own.
-    _mount(libc, b"devpts", b"/dev/pts", b"devpts", MS_NOSUID | MS_NOEXEC, b"newinstance,ptmxmode=0666,mode=620")
+    # its mode, ptmx's) for the next. Each sandbox gets an instance of its own, read-only, so that
+    # no worker leaves any for the student's next worker either.
+    _mount(libc, b"devpts", b"/dev/pts", b"devpts", MS_RDONLY | MS_NOSUID | MS_NOEXEC,
+           b"newinstance,ptmxmode=0666,mode=620")
     _cover_proc(libc)
     os.setsid()
     os.chdir("/tmp")

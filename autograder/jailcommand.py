@@ -170,8 +170,9 @@ def bwrap_prefix(bwrap_path: str, limits: Limits = Limits()) -> list[str]:
         bwrap_path, "--die-with-parent", "--unshare-all", *userns_lockdown(bwrap_path), "--new-session",
         "--uid", str(NOBODY), "--gid", str(NOBODY),
         "--ro-bind", "/usr", "/usr",
-        # /dev is read-only: its tmpfs (and /dev/shm in it) would otherwise be unbounded host RAM.
-        "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
+        # /dev is read-only: its tmpfs (and /dev/shm in it) would otherwise be unbounded host RAM. So
+        # is its /dev/pts, whose times and modes (its own and ptmx's) a worker could set for the next.
+        "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev", "--remount-ro", "/dev/pts",
         "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp", "--chdir", "/tmp",
         "--clearenv",
     ]

@@ -22,7 +22,13 @@ their pages were cached. So are the calls that take a number from the kernel's o
 inode counter (pipes, hugetlb mappings, userfaultfd, memfd_secret) and pidfd_open, which reads
 another (every task's pidfs inode): a worker that was sent a hidden input moved the counter by it,
 and a later worker, in any sandbox, read it back from a pipe of its own and showed it in a public
-check (a red team read a hidden depth of 11,646 that way, give or take 60). Threads stay allowed.
+check (a red team read a hidden depth of 11,646 that way, give or take 60). Threads stay allowed,
+but not with a pidfd (its inode number comes from another host-wide counter). So are the calls
+that tell a mount's host-wide id (statx, which answers ENOSYS so that callers use stat, as on an
+older kernel; name_to_handle_at, statmount, listmount): every sandbox a run starts takes ids, and
+a red team read how many sandboxes another student's workers had cost. So are perf counters, and
+any clock of another process (a clock id below 0): the zygote's CPU time tells how much sweeping
+the last child left it, which that child chose.
 Built by hand as classic BPF, so no library is needed; on an architecture it does not know,
 :func:`program` returns None and no filter is used.
 """
@@ -33,7 +39,9 @@ import errno
 import platform
 import struct
 
-_ARCHES = {  # machine: (AUDIT_ARCH_*, {refused system call: number}, clone, clone3, madvise, mmap)
+# machine: (AUDIT_ARCH_*, {refused system call: number}, clone, clone3, madvise, mmap, statx,
+# (timer_create, clock_settime, clock_gettime, clock_getres, clock_nanosleep))
+_ARCHES = {
     "x86_64": (0xC000003E, {"shmget": 29, "memfd_create": 319, "socket": 41, "socketpair": 53,
                             "fork": 57, "vfork": 58, "mq_open": 240, "add_key": 248, "request_key": 249,
                             "keyctl": 250, "inotify_init": 253, "inotify_init1": 294, "fanotify_init": 300,
@@ -41,7 +49,8 @@ _ARCHES = {  # machine: (AUDIT_ARCH_*, {refused system call: number}, clone, clo
                             "io_uring_enter": 426, "io_uring_register": 427, "semget": 64, "msgget": 68,
                             "mincore": 27, "readahead": 187, "fadvise64": 221, "preadv2": 327, "pwritev2": 328,
                             "cachestat": 451, "pipe": 22, "pipe2": 293, "userfaultfd": 323, "memfd_secret": 447,
-                            "pidfd_open": 434}, 56, 435, 28, 9),
+                            "pidfd_open": 434, "perf_event_open": 298, "name_to_handle_at": 303, "statmount": 457,
+                            "listmount": 458}, 56, 435, 28, 9, 332, (222, 227, 228, 229, 230)),
     "aarch64": (0xC00000B7, {"shmget": 194, "memfd_create": 279, "socket": 198, "socketpair": 199,
                              "mq_open": 180, "add_key": 217, "request_key": 218, "keyctl": 219,
                              "inotify_init1": 26, "fanotify_init": 262, "rt_sigqueueinfo": 138,
@@ -49,9 +58,12 @@ _ARCHES = {  # machine: (AUDIT_ARCH_*, {refused system call: number}, clone, clo
                              "io_uring_register": 427, "semget": 190, "msgget": 186, "mincore": 232,
                              "readahead": 213, "fadvise64": 223, "preadv2": 286, "pwritev2": 287,
                              "cachestat": 451, "pipe2": 59, "userfaultfd": 282, "memfd_secret": 447,
-                             "pidfd_open": 434}, 220, 435, 233, 222),
+                             "pidfd_open": 434, "perf_event_open": 241, "name_to_handle_at": 264,
+                             "statmount": 457, "listmount": 458}, 220, 435, 233, 222, 291, (107, 112, 113, 114, 115)),
 }
 _CLONE_THREAD = 0x00010000
+_CLONE_PIDFD = 0x00001000  # a thread's pidfd: its inode number comes from a host-wide counter
+_NEGATIVE = 0x80000000  # a clock id below 0 names another process's (or thread's) CPU clock
 _X32_BIT = 0x40000000  # x86_64's x32 ABI: the same calls under other numbers
 _LOAD_WORD, _JUMP_EQUAL, _JUMP_SET, _RETURN = 0x20, 0x15, 0x45, 0x06
 _NUMBER_OFFSET, _ARCH_OFFSET, _FLAGS_OFFSET = 0, 4, 16  # in struct seccomp_data (flags: args[0], low word)
@@ -67,7 +79,7 @@ def program(machine: str | None = None) -> bytes | None:
     machine = machine or platform.machine()
     if machine not in _ARCHES:
         return None
-    arch, calls, clone, clone3, madvise, mmap = _ARCHES[machine]
+    arch, calls, clone, clone3, madvise, mmap, statx, clocks = _ARCHES[machine]
     refuse = (_RETURN, 0, 0, _ERRNO | errno.EPERM)
     steps = [(_LOAD_WORD, 0, 0, _ARCH_OFFSET), (_JUMP_EQUAL, 1, 0, arch), refuse,
              (_LOAD_WORD, 0, 0, _NUMBER_OFFSET)]
@@ -83,8 +95,16 @@ def program(machine: str | None = None) -> bytes | None:
     # of a file every sandbox reads (each page cached or not is a bit another student can read).
     steps += [(_JUMP_EQUAL, 0, 5, madvise), (_LOAD_WORD, 0, 0, _ADVICE_OFFSET),
               (_JUMP_EQUAL, 2, 0, _MADV_COLD), (_JUMP_EQUAL, 1, 0, _MADV_PAGEOUT), (_RETURN, 0, 0, _ALLOW), refuse]
+    # A clock of another process: the zygote's CPU time shows how much sweeping the last child
+    # left it, which that child chose (a red team passed a bit per worker that way).
+    for number in clocks:
+        steps += [(_JUMP_EQUAL, 0, 4, number), (_LOAD_WORD, 0, 0, _FLAGS_OFFSET),
+                  (_JUMP_SET, 0, 1, _NEGATIVE), refuse, (_RETURN, 0, 0, _ALLOW)]
+    # statx tells a mount's id, numbered host-wide (a red team read how many sandboxes another
+    # student's run had started); ENOSYS, as from an older kernel, so that callers use stat instead.
+    steps += [(_JUMP_EQUAL, 0, 1, statx), (_RETURN, 0, 0, _ERRNO | errno.ENOSYS)]
     steps += [(_JUMP_EQUAL, 0, 1, clone3), (_RETURN, 0, 0, _ERRNO | errno.ENOSYS),
-              (_JUMP_EQUAL, 0, 3, clone), (_LOAD_WORD, 0, 0, _FLAGS_OFFSET),
-              (_JUMP_SET, 1, 0, _CLONE_THREAD), (_RETURN, 0, 0, _ERRNO | errno.EAGAIN)]
+              (_JUMP_EQUAL, 0, 4, clone), (_LOAD_WORD, 0, 0, _FLAGS_OFFSET),
+              (_JUMP_SET, 1, 0, _CLONE_PIDFD), (_JUMP_SET, 1, 0, _CLONE_THREAD), (_RETURN, 0, 0, _ERRNO | errno.EAGAIN)]
     steps.append((_RETURN, 0, 0, _ALLOW))
     return b"".join(struct.pack("=HBBI", *step) for step in steps)

@@ -194,7 +194,7 @@ def test_the_seccomp_filter_is_well_formed_and_known_only_where_its_numbers_are(
 
     for machine in ("x86_64", "aarch64"):
         program = seccomp.program(machine)
-        assert program and len(program) % 8 == 0 and len(program) // 8 < 100  # a linear scan per system call
+        assert program and len(program) % 8 == 0 and len(program) // 8 < 160  # a linear scan per system call
     assert seccomp.program("sparc64") is None
 
 
@@ -240,6 +240,42 @@ def test_student_code_cannot_take_numbers_from_the_hosts_inode_counter_nor_see_a
         "            errno_of(libc.mmap(None, 4096, 3, 0x22, -1, 0)), os.listdir('/proc')]\n")
     module = StudentModule(tmp_path / "scalar_chain.py", "scalar_chain", "bubblewrap")
     assert module.call("scalar_gradient_chain", 1, 1.0).value == [1, 1, 1, 1, 1, 0, []]  # EPERM five times
+    module.close()
+
+
+@pytest.mark.skipif(not sandbox.bubblewrap_works() or jailcommand.seccomp_program(sandbox.find_bwrap().found.path) is None,
+                    reason="bubblewrap with a seccomp filter is not available on this machine")
+def test_student_code_reads_no_other_process_clock_no_mount_id_and_marks_no_device_folder(tmp_path):
+    """What a red team passed from one worker to the next, or learnt of another student's run: the
+    zygote's CPU time (how much sweeping the last child left it), a mount's host-wide id (statx,
+    name_to_handle_at, statmount), perf counters, a thread's pidfd (a host-wide inode number), and
+    the times and modes of /dev/pts and its ptmx. Its own CPU clocks still read."""
+    (tmp_path / "scalar_chain.py").write_text(
+        "import ctypes, os, time\n"
+        "def scalar_gradient_chain(depth, scale):\n"
+        "    libc = ctypes.CDLL(None, use_errno=True)\n"
+        "    libc.syscall.restype = ctypes.c_long\n"
+        "    def errno_of(result):\n"
+        "        return ctypes.get_errno() if result == -1 else 0\n"
+        "    def refused(call):\n"
+        "        try:\n            call()\n            return 0\n"
+        "        except OSError as error:\n            return error.errno\n"
+        "    statx, perf, handle, clone = {'x86_64': (332, 298, 303, 56), 'aarch64': (291, 241, 264, 220)}[os.uname().machine]\n"
+        "    buffer = ctypes.create_string_buffer(4096)\n"
+        "    parent_clock = (-os.getppid() - 1) * 8 + 2\n"
+        "    own = time.clock_gettime(time.CLOCK_PROCESS_CPUTIME_ID) > 0 and time.clock_gettime(time.CLOCK_THREAD_CPUTIME_ID) > 0\n"
+        "    return [refused(lambda: time.clock_gettime(parent_clock)), refused(lambda: time.clock_getres(parent_clock)),\n"
+        "            errno_of(libc.syscall(statx, -100, b'/tmp', 0, 0x4fff, buffer)),\n"
+        "            errno_of(libc.syscall(perf, buffer, 0, -1, -1, 0)),\n"
+        "            errno_of(libc.syscall(handle, -100, b'/tmp', buffer, buffer, 0)),\n"
+        "            errno_of(libc.syscall(457, buffer, 24, buffer, 4096, 0)),  # statmount\n"
+        "            errno_of(libc.syscall(clone, 0x00010000 | 0x00000100 | 0x00000800 | 0x00001000, 0, buffer, 0, 0)),\n"
+        "            refused(lambda: os.utime('/dev/pts', (1, 1))), refused(lambda: os.utime('/dev/pts/ptmx', (1, 1))),\n"
+        "            refused(lambda: os.chmod('/dev/pts/ptmx', 0o600)), own]\n")
+    module = StudentModule(tmp_path / "scalar_chain.py", "scalar_chain", "bubblewrap")
+    eperm, enosys, eagain, erofs = 1, 38, 11, 30
+    assert module.call("scalar_gradient_chain", 1, 1.0).value == [eperm, eperm, enosys, eperm, eperm, eperm, eagain,
+                                                                  erofs, erofs, erofs, True]
     module.close()
 
 

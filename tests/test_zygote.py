@@ -325,13 +325,22 @@ def test_a_python_under_tmp_still_gets_forked_workers_and_what_is_planted_beside
 
 
 # Looks first, then sets what a child may set on /tmp itself, which emptying /tmp leaves: an
-# extended attribute, the folder's mode and its times; and what it may write to the zygote's
-# /proc files (a coredump filter every fork inherits, the session's autogroup nice).
+# extended attribute, the folder's mode and its times; what it may write to the zygote's /proc
+# files (a coredump filter every fork inherits, the session's autogroup nice); the limits and
+# niceness of the sandbox's first process, which runs as its uid (bubblewrap's, or the zygote).
 MARKS_AND_LOOKS = '''
-import os as _os
+import os as _os, resource as _resource
 _marks = [name for name in _os.listxattr("/tmp") if name.startswith("user.")]
 if _marks or int(_os.stat("/tmp").st_mtime) == 12345 or not _os.access("/tmp", _os.W_OK):
     raise RuntimeError("an earlier worker's marks on /tmp reached this worker")
+if _resource.prlimit(1, _resource.RLIMIT_DATA)[0] == 12345678 or _os.getpriority(_os.PRIO_PROCESS, 1) == 19:
+    raise RuntimeError("an earlier worker's settings of the sandbox's first process reached this worker")
+try:
+    _resource.prlimit(1, _resource.RLIMIT_DATA, (12345678, _resource.prlimit(1, _resource.RLIMIT_DATA)[1]))
+    _os.setpriority(_os.PRIO_PROCESS, 1, 19)
+except OSError:
+    pass
+
 # A sandbox hatched by root has no /proc at all (hatchery.py): then nothing to set there either.
 if _os.path.isdir("/proc/self") and (open("/proc/self/coredump_filter").read().strip().endswith("1ff")
                                      or " nice 19" in open("/proc/self/autogroup").read()):
@@ -351,13 +360,31 @@ for _path, _value in (("/proc/%d/coredump_filter" % _os.getppid(), "0x1ff"), ("/
 '''
 
 
+# Alone, since any of the marks above sends the next worker to a fresh sandbox: the times and
+# modes of /dev/pts and its ptmx, which the zygote neither sweeps nor compares.
+PTS_MARKS_AND_LOOKS = '''
+import os as _os
+for _path in ("/dev/pts", "/dev/pts/ptmx"):
+    if _os.path.exists(_path) and (int(_os.stat(_path).st_mtime) == 12345 or _os.stat(_path).st_mode & 0o7777 == 0o604):
+        raise RuntimeError("an earlier worker's marks on /dev/pts reached this worker")
+    try:
+        _os.utime(_path, (12345, 12345))
+        _os.chmod(_path, 0o604)
+    except OSError:
+        pass
+'''
+
+
 @pytest.mark.skipif("bubblewrap" not in ZYGOTE_MODES, reason="a zygote under bubblewrap is not possible here")
-def test_what_a_worker_sets_on_tmp_or_the_zygote_never_reaches_the_next_worker(honest, tmp_path):
+@pytest.mark.parametrize("workers", ["zygote", "hatched"])
+@pytest.mark.parametrize("marks", ["tmp_and_settings", "pts"])
+def test_what_a_worker_sets_on_tmp_or_the_zygote_never_reaches_the_next_worker(workers, marks, honest, tmp_path):
     folder = tmp_path / "marker"
     folder.mkdir()
+    prefix = MARKS_AND_LOOKS if marks == "tmp_and_settings" else PTS_MARKS_AND_LOOKS
     for source in SOLUTIONS.glob("*.py"):
-        (folder / source.name).write_text(MARKS_AND_LOOKS + source.read_text())
-    result = runner.grade_one("marker", folder, settings(isolation="bubblewrap"))
+        (folder / source.name).write_text(prefix + source.read_text())
+    result = runner.grade_one("marker", folder, settings(isolation="bubblewrap", workers=workers))
     assert scores(result) == honest["bubblewrap"]
 
 
