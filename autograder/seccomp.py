@@ -28,7 +28,11 @@ that tell a mount's host-wide id (statx, which answers ENOSYS so that callers us
 older kernel; name_to_handle_at, statmount, listmount): every sandbox a run starts takes ids, and
 a red team read how many sandboxes another student's workers had cost. So are perf counters, and
 any clock of another process (a clock id below 0): the zygote's CPU time tells how much sweeping
-the last child left it, which that child chose.
+the last child left it, which that child chose. So are record locks, flock, leases and directory
+notices (a lock on the host's /dev/null, which every sandbox binds, is seen by any process on the
+host: a red team passed 64-bit values between two students graded at once), aio contexts (their
+numbers come from the host-wide inode counter), and the ioctls that set a folder's inode flags
+(/tmp's nodump and noatime outlived the zygote's sweep).
 Built by hand as classic BPF, so no library is needed; on an architecture it does not know,
 :func:`program` returns None and no filter is used.
 """
@@ -40,7 +44,7 @@ import platform
 import struct
 
 # machine: (AUDIT_ARCH_*, {refused system call: number}, clone, clone3, madvise, mmap, statx,
-# (timer_create, clock_settime, clock_gettime, clock_getres, clock_nanosleep))
+# (timer_create, clock_settime, clock_gettime, clock_getres, clock_nanosleep), fcntl, ioctl)
 _ARCHES = {
     "x86_64": (0xC000003E, {"shmget": 29, "memfd_create": 319, "socket": 41, "socketpair": 53,
                             "fork": 57, "vfork": 58, "mq_open": 240, "add_key": 248, "request_key": 249,
@@ -50,7 +54,8 @@ _ARCHES = {
                             "mincore": 27, "readahead": 187, "fadvise64": 221, "preadv2": 327, "pwritev2": 328,
                             "cachestat": 451, "pipe": 22, "pipe2": 293, "userfaultfd": 323, "memfd_secret": 447,
                             "pidfd_open": 434, "perf_event_open": 298, "name_to_handle_at": 303, "statmount": 457,
-                            "listmount": 458}, 56, 435, 28, 9, 332, (222, 227, 228, 229, 230)),
+                            "listmount": 458, "flock": 73, "io_setup": 206}, 56, 435, 28, 9, 332,
+               (222, 227, 228, 229, 230), 72, 16),
     "aarch64": (0xC00000B7, {"shmget": 194, "memfd_create": 279, "socket": 198, "socketpair": 199,
                              "mq_open": 180, "add_key": 217, "request_key": 218, "keyctl": 219,
                              "inotify_init1": 26, "fanotify_init": 262, "rt_sigqueueinfo": 138,
@@ -59,11 +64,20 @@ _ARCHES = {
                              "readahead": 213, "fadvise64": 223, "preadv2": 286, "pwritev2": 287,
                              "cachestat": 451, "pipe2": 59, "userfaultfd": 282, "memfd_secret": 447,
                              "pidfd_open": 434, "perf_event_open": 241, "name_to_handle_at": 264,
-                             "statmount": 457, "listmount": 458}, 220, 435, 233, 222, 291, (107, 112, 113, 114, 115)),
+                             "statmount": 457, "listmount": 458, "flock": 32, "io_setup": 0}, 220, 435, 233, 222, 291,
+                (107, 112, 113, 114, 115), 25, 29),
 }
 _CLONE_THREAD = 0x00010000
 _CLONE_PIDFD = 0x00001000  # a thread's pidfd: its inode number comes from a host-wide counter
 _NEGATIVE = 0x80000000  # a clock id below 0 names another process's (or thread's) CPU clock
+_COMMAND_OFFSET = 24  # args[1], low word: fcntl's and ioctl's command
+# Record locks (F_GETLK, F_SETLK, F_SETLKW and their open-file forms), leases and directory
+# notices: a lock lives on a file every sandbox binds from the host (/dev/null, a library), where
+# any process sees it, and on an open file a zygote's children share.
+_FCNTL_REFUSED = (5, 6, 7, 36, 37, 38, 1024, 1026)
+# The inode flags of /tmp (nodump, noatime, ...) and its extended attributes' project and flags,
+# which a child could set for the next and the zygote's sweep does not put back.
+_IOCTL_REFUSED = (0x40086602, 0x40046602, 0x401C5820)  # FS_IOC_SETFLAGS, FS_IOC32_SETFLAGS, FS_IOC_FSSETXATTR
 _X32_BIT = 0x40000000  # x86_64's x32 ABI: the same calls under other numbers
 _LOAD_WORD, _JUMP_EQUAL, _JUMP_SET, _RETURN = 0x20, 0x15, 0x45, 0x06
 _NUMBER_OFFSET, _ARCH_OFFSET, _FLAGS_OFFSET = 0, 4, 16  # in struct seccomp_data (flags: args[0], low word)
@@ -79,7 +93,7 @@ def program(machine: str | None = None) -> bytes | None:
     machine = machine or platform.machine()
     if machine not in _ARCHES:
         return None
-    arch, calls, clone, clone3, madvise, mmap, statx, clocks = _ARCHES[machine]
+    arch, calls, clone, clone3, madvise, mmap, statx, clocks, fcntl, ioctl = _ARCHES[machine]
     refuse = (_RETURN, 0, 0, _ERRNO | errno.EPERM)
     steps = [(_LOAD_WORD, 0, 0, _ARCH_OFFSET), (_JUMP_EQUAL, 1, 0, arch), refuse,
              (_LOAD_WORD, 0, 0, _NUMBER_OFFSET)]
@@ -100,6 +114,11 @@ def program(machine: str | None = None) -> bytes | None:
     for number in clocks:
         steps += [(_JUMP_EQUAL, 0, 4, number), (_LOAD_WORD, 0, 0, _FLAGS_OFFSET),
                   (_JUMP_SET, 0, 1, _NEGATIVE), refuse, (_RETURN, 0, 0, _ALLOW)]
+    for number, refused in ((fcntl, _FCNTL_REFUSED), (ioctl, _IOCTL_REFUSED)):
+        count = len(refused)
+        steps += [(_JUMP_EQUAL, 0, count + 3, number), (_LOAD_WORD, 0, 0, _COMMAND_OFFSET)]
+        steps += [(_JUMP_EQUAL, count - position, 0, command) for position, command in enumerate(refused)]
+        steps += [(_RETURN, 0, 0, _ALLOW), refuse]
     # statx tells a mount's id, numbered host-wide (a red team read how many sandboxes another
     # student's run had started); ENOSYS, as from an older kernel, so that callers use stat instead.
     steps += [(_JUMP_EQUAL, 0, 1, statx), (_RETURN, 0, 0, _ERRNO | errno.ENOSYS)]

@@ -13,6 +13,8 @@ Only the standard library, numpy, :mod:`codec`, :mod:`confinement`, :mod:`draws`
 
 from __future__ import annotations
 
+import ctypes
+import fcntl
 import io
 import linecache
 import mmap
@@ -34,6 +36,10 @@ import hatchery  # noqa: E402
 import numpy as np  # noqa: E402
 
 codec.np = np  # numpy is loaded here before any student code runs: the codec uses this one
+
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_LIBC.mmap.restype = ctypes.c_void_p
+_LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
 
 HEAD_CHARS = 4000
 TAIL_CHARS = 4000
@@ -109,17 +115,27 @@ class Session:
     def __init__(self, arena_fd: int | None = None) -> None:
         self.module: types.ModuleType | None = None
         self.filename = "<student>"
-        self.arena: mmap.mmap | None = None
+        self.arena: ctypes.Array | None = None
         self.arena_fd = arena_fd  # a zygote's child got its arena passed, at a number the grader does not know
 
     def _map_arena(self, spec: object) -> None:
-        """The grader's shared memory, where it puts the arrays it wants to look at after a call."""
-        if isinstance(spec, dict) and isinstance(spec.get("fd"), int) and isinstance(spec.get("size"), int):
-            try:
-                fd = self.arena_fd if self.arena_fd is not None and spec["fd"] < 0 else spec["fd"]
-                self.arena = mmap.mmap(fd, spec["size"])
-            except (OSError, ValueError):
-                self.arena = None
+        """The grader's shared memory, where it puts the arrays it wants to look at after a call.
+
+        Mapped, then its descriptor closed, before any student code runs: the memfd's inode number
+        comes from a counter every shared mapping on the host moves, which a worker could move by a
+        hidden input for the next to read back (Python's own mmap would keep a copy of it open)."""
+        if self.arena is not None or not (isinstance(spec, dict) and isinstance(spec.get("fd"), int)
+                                          and isinstance(spec.get("size"), int) and spec["size"] > 0):
+            return
+        fd = self.arena_fd if self.arena_fd is not None and spec["fd"] < 0 else spec["fd"]
+        address = _LIBC.mmap(None, spec["size"], mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_SHARED, fd, 0)
+        if address not in (None, ctypes.c_void_p(-1).value):
+            self.arena = (ctypes.c_char * spec["size"]).from_address(address)
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+        self.arena_fd = None
 
     def _shared_views(self):
         """A decoder for ``__shared__`` tags (arrays living in the arena) and the views it made."""
@@ -263,6 +279,7 @@ def main() -> int:
             return 0
         # In a fresh child: its own pipes and arena; from here on it is a worker like any other.
         proto_in, proto_out, arena_fd = child
+        devnull = _own_devnull(devnull)
         np.random.seed()  # numpy's global generator, seeded afresh as a new interpreter's is (random reseeds itself)
         confinement.die_with(os.getppid())
         if seccomp_hex:
@@ -271,6 +288,24 @@ def main() -> int:
     if seccomp_hex:
         confinement.refuse_calls(seccomp_hex)
     return _serve(proto_in, proto_out, devnull)
+
+
+def _own_devnull(shared: int) -> int:
+    """This worker's own /dev/null on 0, 1, 2 and ``shared``'s number: the zygote's is an open
+    file every child of it shares, whose flags, owner and signal a child could set for the next
+    to read (a red team passed a hidden depth through its O_APPEND and F_SETSIG). Where there is
+    no /dev/null to open (a process-mode jail), the shared one's settings are put back instead."""
+    try:
+        fresh = os.open(os.devnull, os.O_RDWR)
+    except OSError:
+        fcntl.fcntl(shared, fcntl.F_SETFL, 0)  # O_APPEND, O_NONBLOCK, O_ASYNC, O_NOATIME off
+        fcntl.fcntl(shared, 10, 0)  # F_SETSIG: the default, SIGIO
+        fcntl.fcntl(shared, fcntl.F_SETOWN, 0)
+        return shared
+    for fd in (0, 1, 2, shared):
+        os.dup2(fresh, fd)
+    os.close(fresh)
+    return shared
 
 
 def _serve(proto_in, proto_out, devnull: int, arena_fd: int | None = None) -> int:

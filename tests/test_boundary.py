@@ -245,7 +245,7 @@ def test_student_code_cannot_take_numbers_from_the_hosts_inode_counter_nor_see_a
 
 @pytest.mark.skipif(not sandbox.bubblewrap_works() or jailcommand.seccomp_program(sandbox.find_bwrap().found.path) is None,
                     reason="bubblewrap with a seccomp filter is not available on this machine")
-def test_student_code_reads_no_other_process_clock_no_mount_id_and_marks_no_device_folder(tmp_path):
+def test_student_code_reads_no_other_process_clock_no_mount_id_nor_lock_and_marks_no_device_folder(tmp_path):
     """What a red team passed from one worker to the next, or learnt of another student's run: the
     zygote's CPU time (how much sweeping the last child left it), a mount's host-wide id (statx,
     name_to_handle_at, statmount), perf counters, a thread's pidfd (a host-wide inode number), and
@@ -271,11 +271,34 @@ def test_student_code_reads_no_other_process_clock_no_mount_id_and_marks_no_devi
         "            errno_of(libc.syscall(457, buffer, 24, buffer, 4096, 0)),  # statmount\n"
         "            errno_of(libc.syscall(clone, 0x00010000 | 0x00000100 | 0x00000800 | 0x00001000, 0, buffer, 0, 0)),\n"
         "            refused(lambda: os.utime('/dev/pts', (1, 1))), refused(lambda: os.utime('/dev/pts/ptmx', (1, 1))),\n"
-        "            refused(lambda: os.chmod('/dev/pts/ptmx', 0o600)), own]\n")
+        "            refused(lambda: os.chmod('/dev/pts/ptmx', 0o600)), own]\n"
+        "def residual_chain_gradient(depth, slope, residual=True):\n"
+        "    import fcntl, stat, struct\n"
+        "    def refused(call):\n"
+        "        try:\n            call()\n            return 0\n"
+        "        except OSError as error:\n            return error.errno\n"
+        "    lock = struct.pack('@hhqqi4x', fcntl.F_WRLCK, 0, 424242, 7, 0)\n"
+        "    libc = ctypes.CDLL(None, use_errno=True)\n"
+        "    libc.syscall.restype = ctypes.c_long\n"
+        "    io_setup = {'x86_64': 206, 'aarch64': 0}[os.uname().machine]\n"
+        "    context = ctypes.c_ulong(0)\n"
+        "    tmp = os.open('/tmp', os.O_RDONLY)\n"
+        "    files = [fd for fd in range(3, 256) if refused(lambda: os.fstat(fd)) == 0 and stat.S_ISREG(os.fstat(fd).st_mode)]\n"
+        "    return [refused(lambda: fcntl.fcntl(0, 37, lock)), refused(lambda: fcntl.fcntl(0, fcntl.F_SETLK, lock)),\n"
+        "            refused(lambda: fcntl.flock(0, fcntl.LOCK_SH)), refused(lambda: fcntl.fcntl(0, fcntl.F_GETLK, lock)),\n"
+        "            refused(lambda: fcntl.ioctl(tmp, 0x40086602, struct.pack('l', 0x80))),\n"
+        "            ctypes.get_errno() if libc.syscall(io_setup, 1, ctypes.byref(context)) == -1 else 0, files,\n"
+        "            fcntl.fcntl(0, fcntl.F_GETFL) & os.O_APPEND]\n")
     module = StudentModule(tmp_path / "scalar_chain.py", "scalar_chain", "bubblewrap")
     eperm, enosys, eagain, erofs = 1, 38, 11, 30
     assert module.call("scalar_gradient_chain", 1, 1.0).value == [eperm, eperm, enosys, eperm, eperm, eperm, eagain,
                                                                   erofs, erofs, erofs, True]
+    module.close()
+    # Locks on a file any process can see (the host's /dev/null), /tmp's inode flags, an aio
+    # context (a number from the host-wide inode counter), and the arena's memfd, whose number
+    # comes from the counter of every shared mapping on the host: no open descriptor is left to it.
+    module = StudentModule(tmp_path / "scalar_chain.py", "residual", "bubblewrap")
+    assert module.call("residual_chain_gradient", 1, 1.0).value == [eperm] * 6 + [[], 0]
     module.close()
 
 

@@ -375,13 +375,25 @@ for _path in ("/dev/pts", "/dev/pts/ptmx"):
 '''
 
 
+# Alone too: the flags and signal of the open /dev/null on 0, 1 and 2, which a forked worker
+# inherited from its zygote, so that every worker of a student shared one.
+DEVNULL_MARKS_AND_LOOKS = '''
+import fcntl as _fcntl, os as _os
+if _fcntl.fcntl(0, _fcntl.F_GETFL) & _os.O_APPEND or _fcntl.fcntl(2, 11) == 37:  # F_GETSIG
+    raise RuntimeError("an earlier worker's marks on the zygote's /dev/null reached this worker")
+_fcntl.fcntl(0, _fcntl.F_SETFL, _fcntl.fcntl(0, _fcntl.F_GETFL) | _os.O_APPEND)
+_fcntl.fcntl(2, 10, 37)  # F_SETSIG
+'''
+MARKS = {"tmp_and_settings": MARKS_AND_LOOKS, "pts": PTS_MARKS_AND_LOOKS, "devnull": DEVNULL_MARKS_AND_LOOKS}
+
+
 @pytest.mark.skipif("bubblewrap" not in ZYGOTE_MODES, reason="a zygote under bubblewrap is not possible here")
 @pytest.mark.parametrize("workers", ["zygote", "hatched"])
-@pytest.mark.parametrize("marks", ["tmp_and_settings", "pts"])
+@pytest.mark.parametrize("marks", sorted(MARKS))
 def test_what_a_worker_sets_on_tmp_or_the_zygote_never_reaches_the_next_worker(workers, marks, honest, tmp_path):
     folder = tmp_path / "marker"
     folder.mkdir()
-    prefix = MARKS_AND_LOOKS if marks == "tmp_and_settings" else PTS_MARKS_AND_LOOKS
+    prefix = MARKS[marks]
     for source in SOLUTIONS.glob("*.py"):
         (folder / source.name).write_text(prefix + source.read_text())
     result = runner.grade_one("marker", folder, settings(isolation="bubblewrap", workers=workers))
