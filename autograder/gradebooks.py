@@ -106,7 +106,7 @@ def canvas_gradebook(students: Sequence[GradeRow], roster: Roster, submissions: 
 # An id Canvas matches on, such as an SIS id "-0042" or "+1x", must come back as Canvas wrote it:
 # made of letters, digits and . _ @ - + alone, a spreadsheet reads it at worst as a number or a
 # formula error (no function call, reference or command fits in it), so it keeps no apostrophe.
-_PLAIN_ID = re.compile(r"[+-]?[\w.@+-]*")
+_PLAIN_ID = re.compile(r"[\w.@+-]*")
 
 
 def _cell(column: str, value: str) -> str:

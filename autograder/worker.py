@@ -279,7 +279,7 @@ def main() -> int:
             return 0
         # In a fresh child: its own pipes and arena; from here on it is a worker like any other.
         proto_in, proto_out, arena_fd = child
-        devnull = _own_devnull(devnull)
+        _own_devnull(devnull)
         np.random.seed()  # numpy's global generator, seeded afresh as a new interpreter's is (random reseeds itself)
         confinement.die_with(os.getppid())
         if seccomp_hex:
@@ -290,7 +290,7 @@ def main() -> int:
     return _serve(proto_in, proto_out, devnull)
 
 
-def _own_devnull(shared: int) -> int:
+def _own_devnull(shared: int) -> None:
     """This worker's own /dev/null on 0, 1, 2 and ``shared``'s number: the zygote's is an open
     file every child of it shares, whose flags, owner and signal a child could set for the next
     to read (a red team passed a hidden depth through its O_APPEND and F_SETSIG). Where there is
@@ -301,11 +301,10 @@ def _own_devnull(shared: int) -> int:
         fcntl.fcntl(shared, fcntl.F_SETFL, 0)  # O_APPEND, O_NONBLOCK, O_ASYNC, O_NOATIME off
         fcntl.fcntl(shared, 10, 0)  # F_SETSIG: the default, SIGIO
         fcntl.fcntl(shared, fcntl.F_SETOWN, 0)
-        return shared
+        return
     for fd in (0, 1, 2, shared):
         os.dup2(fresh, fd)
     os.close(fresh)
-    return shared
 
 
 def _serve(proto_in, proto_out, devnull: int, arena_fd: int | None = None) -> int:
