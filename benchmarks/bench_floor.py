@@ -80,7 +80,7 @@ def in_process(scripts: Scripts, arena: mmap.mmap, fd: int) -> tuple[int, float]
     calls, start = 0, own_cpu()
     for exercise, checks in scripts.calls.items():
         session = worker.Session()
-        session.load(load_request(exercise, {"fd": fd, "size": ARENA_BYTES}))
+        session.load(load_request(exercise, {"fd": os.dup(fd), "size": ARENA_BYTES}))
         for script in checks.values():
             for call in script:
                 place(arena, call)
@@ -94,7 +94,7 @@ def functions_alone(scripts: Scripts, arena: mmap.mmap, fd: int) -> float:
     spent = 0.0
     for exercise, checks in scripts.calls.items():
         session = worker.Session()
-        session.load(load_request(exercise, {"fd": fd, "size": ARENA_BYTES}))
+        session.load(load_request(exercise, {"fd": os.dup(fd), "size": ARENA_BYTES}))
         view, _views = session._shared_views()
         for script in checks.values():
             for call in script:
