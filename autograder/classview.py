@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .model import BatchResult, StudentResult
+from .render.inert import shown_id
 from .view import points, printable
 
 BINS = 10  # score distribution in steps of 10 %
@@ -210,7 +211,7 @@ class ClassTally:
         self.ids.append(student.id)
         self.titles.update((e.name, e.title) for e in student.exercises)
         self.rows.append(StudentRow(
-            id=printable(student.id), link=link, score=student.score,
+            id=printable(shown_id(student.id)), link=link, score=student.score,
             score_text=f"{points(student.score)}/{points(student.max_score)}",
             percent=_percent(student.score, student.max_score), status=student.status,
             exercises=tuple(next((points(e.score) for e in student.exercises if e.name == n), "0") for n in self.names)))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from .model import CheckResult, ExerciseResult, Output, Status, StudentResult
 from .plotview import PlotView, plot_views
+from .render.inert import shown_id
 
 LEGEND = tuple((status.icon, status.label) for status in Status)
 
@@ -192,7 +193,7 @@ def report_view(student: StudentResult, seed: int, isolation: str, created: str 
     passed = sum(c.status == "passed" for c in checks)
     percent = _percent(student.score, student.max_score)
     return ReportView(
-        student_id=printable(student.id, OUTPUT_LINE_CHARS), status=student.status,
+        student_id=printable(shown_id(student.id), OUTPUT_LINE_CHARS), status=student.status,
         score=f"{points(student.score)}/{points(student.max_score)}",
         percent=percent, message=printable(" ".join(filter(None, (student.message, *student.notices)))),
         exercises=tuple(exercise_view(e) for e in student.exercises), pending=_pending_text(student.pending_points),

@@ -11,10 +11,12 @@ from dataclasses import replace
 
 import pytest
 
+from autograder.classview import dashboard_view
 from autograder.gradescope import gradescope_results
 from autograder.model import (BatchResult, CheckResult, Output, batch_from_dict, exercise_result,
                               student_result)
 from autograder.render.documents import code_block, escape_markdown, render_html, render_markdown
+from autograder.render.inert import shown_id
 from autograder.render.tables import render_gradebook, render_json
 from autograder.render.terminal import render_class_summary, render_terminal
 from autograder.view import report_view
@@ -254,17 +256,21 @@ def test_results_json_keeps_aliases_and_reads_a_file_written_without_them():
 
 # Ids one_line showed alike: a newline or tab (a space), a bidi override or a control (dropped), and
 # a backslash that spells an escape in full; and ids that look alike on screen: a zero-width
-# space, joiner or byte-order mark, a no-break or line-separator space, a tag character.
+# space, joiner or byte-order mark, a no-break or line-separator space, a tag character; and ids
+# that differ only in how Unicode composes them (an accent typed apart, the angstrom sign, Hangul
+# letters that join), two folders and two students.
 LOOKALIKES = ("evil\nmallory", "evil mallory", "evil\tmallory", "\u202eabc", "abc", "a\x00bc",
               "evil\\x0amallory", "x\x1b]0;owned\x07", "ab\u200bc", "a\u200dbc", "\ufeffabc", "evil\xa0mallory",
-              "evil\u2028mallory", "evil\u3000mallory", "abc\U000e0041")
+              "evil\u2028mallory", "evil\u3000mallory", "abc\U000e0041", "jos\u00e9", "jose\u0301",
+              "\u00c5ngstr\u00f6m", "\u212bngstro\u0308m", "\uac00", "\u1100\u1161")
 
 
 def seen_alike(shown: str) -> str:
     """What a reader sees of ``shown``: characters with no mark of their own (format characters,
-    controls, unusual spaces) left out or read as a space."""
-    return "".join(" " if unicodedata.category(ch)[0] == "Z" else ch for ch in shown
-                   if unicodedata.category(ch)[0] != "C")
+    controls, unusual spaces) left out or read as a space, and every character as its composed
+    form draws it."""
+    return unicodedata.normalize("NFC", "".join(" " if unicodedata.category(ch)[0] == "Z" else ch for ch in shown
+                                                if unicodedata.category(ch)[0] != "C"))
 
 
 def test_gradebook_shows_ids_that_differ_only_by_an_unseen_character_apart():
@@ -282,6 +288,21 @@ def test_gradebook_shows_ids_that_differ_only_by_an_unseen_character_apart():
 def test_a_formula_id_shown_with_escapes_still_gets_its_apostrophe(student_id, cell):
     rows = list(csv.reader(io.StringIO(render_gradebook(sample_batch(student_id)))))
     assert rows[1][0] == cell
+
+
+def test_dashboard_and_reports_show_ids_that_differ_only_by_an_unseen_character_apart():
+    students = tuple(sample_batch(sid).students[0] for sid in LOOKALIKES)
+    rows = dashboard_view(BatchResult(1, "process", students), lambda sid: "r.html").rows
+    titles = [report_view(student, 1, "process").student_id for student in students]
+    for shown in ([row.id for row in rows], titles):
+        assert len({seen_alike(s) for s in shown}) == len(LOOKALIKES), shown
+        assert all("\n" not in s for s in shown)
+
+
+def test_a_composed_id_is_shown_as_typed():
+    assert [shown_id(sid) for sid in ("jos\u00e9", "\uac00", "q\u0301", "Zo\u00eb Chen")] == [
+        "jos\u00e9", "\uac00", "q\u0301", "Zo\u00eb Chen"]
+    assert shown_id("jose\u0301") == "jose\\u0301" and shown_id("\u212bngstr\u00f6m") == "\\u212bngstr\\xf6m"
 
 
 def test_class_summary_shows_ids_that_differ_only_by_an_unseen_character_apart():

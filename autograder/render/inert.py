@@ -36,14 +36,25 @@ def shown_id(text: str) -> str:
     itself (a control, a newline or tab, a bidirectional override, a zero-width or other format
     character, a no-break or other unusual space, a lone surrogate) is spelt as its escape, and a
     backslash as two, so that ``evil\\nmallory`` and a classmate named ``evil mallory``, or
-    ``\\u200babc`` and ``abc``, never share what a gradebook row shows as its id."""
-    return "".join(_spelt(ch) for ch in text)
+    ``\\u200babc`` and ``abc``, never share what a gradebook row shows as its id. In an id that is
+    not in Unicode's composed form (NFC), every character that composes or is composed also shows
+    as its escape: ``jose\\u0301`` (typed on one machine) and ``jos\u00e9`` (on another) look the
+    same, yet are two folders and two students."""
+    composed = unicodedata.is_normalized("NFC", text)
+    return "".join(_spelt(ch, composed) for ch in text)
 
 
-def _spelt(ch: str) -> str:
+def _composes(ch: str) -> bool:
+    """Whether NFC could join ``ch`` to a neighbour or replace it: a combining mark, a conjoining
+    Hangul letter, or a character with a composed form of its own (the angstrom sign)."""
+    return (unicodedata.category(ch)[0] == "M" or "\u1100" <= ch <= "\u11ff"
+            or unicodedata.normalize("NFC", ch) != ch or unicodedata.normalize("NFD", ch) != ch)
+
+
+def _spelt(ch: str, composed: bool = True) -> str:
     if ch == "\\":
         return "\\\\"
-    if ch == " " or unicodedata.category(ch)[0] not in "CZ":
+    if (ch == " " or unicodedata.category(ch)[0] not in "CZ") and (composed or not _composes(ch)):
         return ch
     code = ord(ch)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
