@@ -214,6 +214,22 @@ def values_drawn(draws):
     return sum(d["count"] for d in draws)
 
 
+def expect_norms_follow_rng(student, value, depth, dim, std, seed, call) -> None:
+    """The draw log is the worker's claim; that the norms come from rng the grader sees for itself:
+    the same call on another generator returns other norms. Checked once in each check that reads
+    the log, so a log written by hand, with no matrix drawn, earns none of their points."""
+    other, _, other_call = run(student, depth, dim, std, seed + 1000)
+    try:
+        first, second = np.asarray(value, dtype=float), np.asarray(other, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        return  # not a list of numbers: the checks on the returned list say so
+    if first.shape == second.shape and np.array_equal(first, second, equal_nan=True):
+        fail(f"{call} and {other_call} returned the same norms, {brief(first.ravel())}; norms pushed through "
+             "matrices drawn from two different generators differ.",
+             "Compute every layer's norm from the matrix you drew from rng at that layer, not from a formula for "
+             "how norms grow on average.")
+
+
 # --- public checks: the returned list -------------------------------------------------------------
 
 @pytest.mark.points(1)
@@ -276,11 +292,13 @@ def test_norms_are_finite_and_non_negative(student):
 def test_uses_the_passed_in_rng(student):
     """The random matrices are drawn from the rng argument, not from np.random or a new generator."""
     for depth, dim, std, seed in ((3, 4, 0.5, 61), (2, 8, 0.2, 62)):
-        _, log, call = run(student, depth, dim, std, seed)
+        value, log, call = run(student, depth, dim, std, seed)
         if not log:
             fail(f"{call} made no draws at all on the rng it was given.",
                  "Draw the matrices from the rng argument: numpy's global random functions and a generator made "
                  "inside the function ignore it.")
+        if seed == 61:
+            expect_norms_follow_rng(student, value, depth, dim, std, seed, call)
 
 
 def drawn_at_all(log, call, depth: int) -> list:
@@ -297,7 +315,7 @@ def drawn_at_all(log, call, depth: int) -> list:
 def test_draws_from_a_normal_distribution_with_mean_zero(student):
     """Every layer's weights are drawn from rng, with rng.normal or rng.standard_normal, centred at 0."""
     for depth, dim, std, seed in ((3, 4, 0.5, 71), (5, 8, 0.1, 72)):
-        _, log, call = run(student, depth, dim, std, seed)
+        value, log, call = run(student, depth, dim, std, seed)
         for draw in drawn_at_all(log, call, depth):
             if draw["method"] not in NORMAL_METHODS:
                 fail(f"{call} drew with rng.{draw['method']}; the weights must be drawn with rng.normal or "
@@ -308,13 +326,15 @@ def test_draws_from_a_normal_distribution_with_mean_zero(student):
                 fail(f"{call} called rng.normal with mean (loc) {show(draw['loc'])}; the weights have mean 0.",
                      "The normal sampler takes the mean first and the standard deviation second; check numpy's "
                      "documentation for the order.")
+        if seed == 71:
+            expect_norms_follow_rng(student, value, depth, dim, std, seed, call)
 
 
 @pytest.mark.points(1)
 def test_weights_use_the_std_not_the_variance(student):
     """The weights are drawn from rng, and rng.normal is given weight_std as its scale (a standard deviation), not weight_std ** 2."""
     for depth, dim, std, seed in ((3, 4, 0.5, 81), (2, 8, 0.1, 82), (2, 5, 3.0, 83)):
-        _, log, call = run(student, depth, dim, std, seed)
+        value, log, call = run(student, depth, dim, std, seed)
         for draw in drawn_at_all(log, call, depth):
             if draw["method"] != "normal":
                 continue
@@ -329,16 +349,20 @@ def test_weights_use_the_std_not_the_variance(student):
                  "is the variance."
                  if squared else "Pass weight_std itself as the spread of the normal distribution, not a value "
                                  "derived from it.")
+        if seed == 81:
+            expect_norms_follow_rng(student, value, depth, dim, std, seed, call)
 
 
 @pytest.mark.points(2)
 def test_draws_a_fresh_matrix_for_every_layer(student):
     """rng supplies exactly depth fresh (dim, dim) matrices: depth * dim * dim values, none reused."""
     for depth, dim, std, seed in ((5, 8, 0.5, 91), (1, 6, 0.3, 92), (12, 16, 0.2, 93), (3, 1, 0.9, 94)):
-        _, log, call = run(student, depth, dim, std, seed)
+        value, log, call = run(student, depth, dim, std, seed)
         drawn = values_drawn(read_draws(log, call))
         expected = depth * dim * dim
         if drawn == expected:
+            if seed == 91:
+                expect_norms_follow_rng(student, value, depth, dim, std, seed, call)
             continue
         if drawn == 0:
             fail(f"{call} drew nothing from rng, so no fresh matrices were seen for its {plural(depth, 'layer')}.",

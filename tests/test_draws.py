@@ -166,3 +166,30 @@ def _matrix_norms_grader_once():
     if not _GRADER:
         _GRADER.append(_matrix_norms_grader())
     return _GRADER[0]
+
+
+# Draws nothing, writes a perfect log by hand and returns how norms grow on average: every check
+# that reads the log would believe it, had the grader not seen for itself that the norms ignore rng.
+HAND_WRITTEN_LOG = '''
+import math
+
+
+def matrix_gradient_norms(depth, dim, weight_std, rng):
+    log = getattr(rng, "_kit_log", None)
+    if log is not None and depth > 0:
+        log.append({"method": "normal", "args": [0.0, float(weight_std), [depth, dim, dim]],
+                    "kwargs": {"__dict__": []}, "shape": [depth, dim, dim], "dtype": "<f8"})
+    return [math.sqrt(dim) * (weight_std * math.sqrt(dim)) ** layer for layer in range(depth + 1)]
+'''
+LOG_READERS = ("test_uses_the_passed_in_rng", "test_draws_from_a_normal_distribution_with_mean_zero",
+               "test_weights_use_the_std_not_the_variance", "test_draws_a_fresh_matrix_for_every_layer")
+
+
+def test_a_log_written_by_hand_earns_no_point_of_the_checks_that_read_it(tmp_path):
+    from autograder.runner import grade_batch
+    from conftest import settings as kit_settings
+    (tmp_path / "matrix_norms.py").write_text(HAND_WRITTEN_LOG)
+    (graded,) = grade_batch([("forger", tmp_path)], kit_settings(only_submitted=True), jobs=1)
+    tests = {t.name: t for e in graded.exercises for t in e.tests}
+    assert {name: tests[name].status for name in LOG_READERS} == dict.fromkeys(LOG_READERS, "failed")
+    assert all("returned the same norms" in tests[name].message for name in LOG_READERS)
