@@ -56,6 +56,34 @@ def _encoded(args: tuple) -> list:
     return codec.encode(list(args))
 
 
+_NORMAL_PARAMETERS = ("loc", "scale", "size")
+
+
+def _as_normal_with_size(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """rng.normal's arguments as logged: a loc or scale that is an array of one repeated value draws
+    exactly what that value does with ``size`` the arrays' broadcast shape (numpy draws every entry
+    in order either way), so it is logged that way. A (260, 260) array of zeros would cost the log
+    half a megabyte a layer, past what a reply may hold, and a correct student's draws would be
+    unreadable; any other array is logged as it is."""
+    if len(args) > 3 or any(key not in _NORMAL_PARAMETERS for key in kwargs):
+        return args, kwargs
+    bound = {**dict(zip(_NORMAL_PARAMETERS, args)), **kwargs}
+    shapes = []
+    for key in ("loc", "scale"):
+        value = bound.get(key)
+        if type(value) is not np.ndarray:
+            continue
+        if value.size == 0 or value.dtype.kind not in "fiu" or not np.all(value == value.flat[0]):
+            return args, kwargs
+        shapes.append(value.shape)
+        bound[key] = float(value.flat[0])
+    if not shapes:
+        return args, kwargs
+    if bound.get("size") is None:
+        bound["size"] = tuple(np.broadcast_shapes(*shapes))
+    return (), bound
+
+
 def _recorder(name: str):
     original = getattr(np.random.Generator, name)
 
@@ -70,6 +98,8 @@ def _recorder(name: str):
             return out
         log = self._kit_log
         if len(log) < MAX_LOGGED_DRAWS:
+            if name == "normal":
+                args, kwargs = _as_normal_with_size(args, kwargs)
             array = out if type(out) is np.ndarray else np.asarray(out)
             log.append({"method": name, "args": _encoded(args), "kwargs": codec.encode(kwargs) if kwargs else _NO_KWARGS,
                         "shape": list(array.shape), "dtype": array.dtype.str})

@@ -193,3 +193,22 @@ def test_a_log_written_by_hand_earns_no_point_of_the_checks_that_read_it(tmp_pat
     tests = {t.name: t for e in graded.exercises for t in e.tests}
     assert {name: tests[name].status for name in LOG_READERS} == dict.fromkeys(LOG_READERS, "failed")
     assert all("returned the same norms" in tests[name].message for name in LOG_READERS)
+
+
+@pytest.mark.parametrize("args, kwargs", [((np.zeros((3, 4)), 0.5), {}), ((0.0,), {"scale": np.full((3, 4), 0.5)}),
+                                          ((np.zeros((1, 4)), np.full((3, 1), 0.5)), {}),
+                                          ((np.zeros(4), 0.5, (3, 4)), {})])
+def test_a_mean_or_spread_of_one_repeated_value_is_logged_as_that_value_with_its_size(args, kwargs):
+    generator, log = draws.recording_generator(5)
+    values = generator.normal(*args, **kwargs)
+    assert np.array_equal(values, np.random.Generator(np.random.PCG64(5)).normal(0.0, 0.5, size=(3, 4)))
+    assert codec.decode(log[0]["args"]) == [] and log[0]["shape"] == [3, 4]
+    assert codec.decode(log[0]["kwargs"]) == {"loc": 0.0, "scale": 0.5, "size": (3, 4)}
+
+
+def test_a_mean_of_different_values_is_logged_as_it_is():
+    generator, log = draws.recording_generator(5)
+    loc = np.array([0.0, 1.0])
+    generator.normal(loc, 0.5)
+    (logged,) = codec.decode(log[0]["args"])[:1]
+    assert np.array_equal(logged, loc) and codec.decode(log[0]["kwargs"]) == {}
