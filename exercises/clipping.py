@@ -24,6 +24,8 @@ def clip_by_global_norm(grads: list[np.ndarray], max_norm: float) -> tuple[list[
         grads: a non-empty list of float arrays, one per layer, of any shapes and ranks (1-D,
             2-D, 3-D, 4-D, 5-D, mixed) and any memory layout (a transposed array, or one in
             Fortran order, holds the same numbers), with entries from tiny (1e-150) to huge (1e150).
+            An array may hold no entries at all (shape (0,) or (2, 0)): it adds nothing to the
+            norm and comes back empty, of its own shape.
             Neither the list nor any of its arrays may be modified: build new arrays for the
             result (when nothing needs clipping you may return the inputs themselves).
         max_norm: the limit, a positive number (an int such as 1 is allowed too), possibly

@@ -368,6 +368,8 @@ def test_the_input_arrays_are_not_modified(student):
         # negative zeros, over and under the limit: made 0.0 in place, they still compare equal with ==
         (arrays([-0.0, 3.0, -0.0, 4.0], [[-0.0]]), 1.0),
         (arrays([-0.0, 0.5], [[0.25, -0.0]]), 2.0),
+        # gradients that are all zero (norm 0.0), negative zeros among them: zeros written into them show
+        (arrays([0.0, -0.0], [[-0.0, -0.0]]), 1.0),
         # Fortran-ordered and transposed arrays (the spec names both), clipped and not: they reach the
         # function laid out as they are, so an edit made only where an array is not C-contiguous shows
         (in_fortran_order(arrays([[3.0, 4.0], [1.0, -2.0]], [0.5])), 1.0),
