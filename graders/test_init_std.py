@@ -71,6 +71,18 @@ def expect_value_error(student, kind, hint, fan_in=64, fan_out=64):
         fail(f"{call} returned {show(value)}; expected a ValueError.", hint)
 
 
+def expect_valid_kinds_accepted(student):
+    """A check on refusals gives no point to code that refuses everything: "xavier" and "he" return
+    a value (which one, the checks on the rules judge)."""
+    for kind in ("xavier", "he"):
+        call = call_text(FUNCTION, kind, 64, 64)
+        try:
+            student.call(FUNCTION, kind, 64, 64)
+        except StudentRaised as exc:
+            fail(f"{call} raised {exc.exc_type}; expected a standard deviation: {kind!r} is one of the two valid kinds.",
+                 "Raise the error only for a kind that is neither 'xavier' nor 'he'.")
+
+
 @pytest.mark.points(2)
 def test_he_std_for_fan_in_50_is_0_2(student):
     """He initialization with a fan-in of 50 gives weights of standard deviation sqrt(2 / 50) = 0.2."""
@@ -123,6 +135,7 @@ def test_unknown_kind_raises_value_error(student):
             'of returning a value or accepting other names for the rules.')
     for kind in ("lecun", "kaiming", "glorot", "tiny", "large", "uniform", "", *LIBRARY_NAMES):
         expect_value_error(student, kind, hint)
+    expect_valid_kinds_accepted(student)
 
 
 @pytest.mark.points(1)
@@ -132,6 +145,7 @@ def test_kind_is_matched_exactly(student):
             "are valid.")
     for kind in ("Xavier", "HE", "He", "XAVIER", "he ", " xavier", *HE_NEAR_MISSES):
         expect_value_error(student, kind, hint)
+    expect_valid_kinds_accepted(student)
 
 
 # --- the input domain, clause by clause from the spec -----------------------------------------

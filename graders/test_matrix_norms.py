@@ -280,6 +280,9 @@ def test_norms_are_finite_and_non_negative(student):
     """Every entry is a norm: a finite number >= 0 (no logarithms, signed sums or NaN)."""
     for depth, dim, std, seed in ((20, 64, 0.01, 51), (20, 64, 1.0, 52), (10, 8, 0.3, 53)):
         norms, call = norms_of(student, depth, dim, std, seed)
+        if len(norms) == 0:  # no entry at all is no norm, not a list whose every norm is fine
+            fail(f"{call} returned no norms at all; expected {depth + 1} finite numbers >= 0.",
+                 "Record the norm of the gradient before the first layer and after every layer.")
         bad = [i for i, n in enumerate(norms) if not (math.isfinite(n) and n >= 0)]
         if bad:
             fail(f"{call} returned {float(norms[bad[0]])!r} at position {bad[0]}; a norm is a finite number >= 0.",

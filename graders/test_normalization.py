@@ -314,6 +314,12 @@ def expect_rows_independent(student, function, hint):
         now, before = show_pair(after[1:], batch[1:])
         fail(f"Changing only row 0 of the batch changed the outputs of other rows: {after_call} returned "
              f"rows 1-3 = {now} where they were {before}.", hint)
+    # Rows that are alike whatever they hold are independent too: independence counts only for an
+    # output made from its row (row 0 changed here is no rescaling of what it was).
+    if np.allclose(after[0], batch[0], rtol=RTOL, atol=ATOL):
+        fail(f"Changing row 0 of the batch from {show(SQUARE[0])} to {show(changed[0])} left its output at "
+             f"{show(after[0])}; a normalized row is made from that row's own values.",
+             "Normalize each row from its own numbers: its output changes when the row does.")
 
 
 @pytest.mark.points(1)
