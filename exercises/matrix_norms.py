@@ -39,8 +39,8 @@ def matrix_gradient_norms(depth, dim, weight_std, rng):
             For example ``rng.normal(0, weight_std, size=(dim, dim))`` or
             ``weight_std * rng.standard_normal((dim, dim))`` once per layer, or all the
             matrices at once with ``rng.normal(0, weight_std, size=(depth, dim, dim))``
-            (which of those matrices serves which layer is yours to choose, first to last or
-            last to first, as long as every layer has one of its own).
+            (then the layers take them in the order drawn, first to last, or in reverse,
+            last to first; the grader replays those two orders, no other).
             Use a new matrix for every layer, never one matrix for all of them, and draw
             nothing else (the starting g is ones, not random).
 
