@@ -206,6 +206,8 @@ def test_returns_a_tuple_of_a_list_of_same_shaped_arrays_and_a_float(student):
     cases = [
         (arrays([1.0, 2.0, 3.0], [[4.0, 5.0], [6.0, 7.0]], np.zeros((2, 1, 2))), 1.0),
         (arrays([0.1, 0.2], [[0.3]]), 10.0),
+        # arrays with no entries keep their own shape, clipped or not, and a list of nothing else has norm 0.0
+        (arrays([3.0, 4.0], np.zeros((2, 0)), [[12.0]]), 1.0), (arrays(np.zeros(0), np.zeros((2, 0))), 1.0),
     ]
     for grads, max_norm in cases:
         value = student.call(FUNCTION, grads, max_norm).value
@@ -370,6 +372,8 @@ def test_the_input_arrays_are_not_modified(student):
         (arrays([-0.0, 0.5], [[0.25, -0.0]]), 2.0),
         # gradients that are all zero (norm 0.0), negative zeros among them: zeros written into them show
         (arrays([0.0, -0.0], [[-0.0, -0.0]]), 1.0),
+        # arrays with no entries, clipped and not: their shape is part of what the caller handed in
+        (arrays([3.0, 4.0], np.zeros((2, 0))), 1.0), (arrays(np.zeros((2, 0)), [0.5]), 2.0),
         # Fortran-ordered and transposed arrays (the spec names both), clipped and not: they reach the
         # function laid out as they are, so an edit made only where an array is not C-contiguous shows
         (in_fortran_order(arrays([[3.0, 4.0], [1.0, -2.0]], [0.5])), 1.0),
