@@ -754,6 +754,16 @@ def norm_inputs(draw, function: str, with_beta: bool):
 # Not integers: their squares must round, or a one-pass variance happens to come out exact.
 FAR_ROWS = np.array([1e6 / 3 + np.arange(8.0) * 0.37, -1.4e6 + np.sqrt(np.arange(8.0))])
 
+
+def extreme_rows(function):
+    """Rows far farther from 0 than their spread (1e-8 to 1e-13 of their size), and a row of entries
+    near 1e-140 with no eps (its variance, near 1e-280, is still a normal float): an output zeroed
+    below some relative spread, or below some variance, shows on them. Every sum and deviation of
+    these rows is exact in float64, so every correct route gives the same outputs."""
+    farther = np.array([1e8 + np.arange(4.0), -1e12 + np.array([0.0, 0.5, 1.5, 3.0]),
+                        2.5e13 + np.array([0.25, 0.0, 1.0, 0.5])])
+    return [(farther, (), {}, DEFAULT_EPS[function]), (np.array([[1e-140, -2e-140, 3e-140]]), (0.0,), {}, 0.0)]
+
 # Past 64 rows and past 64 and 128 features, on every seed: a path taken only for large inputs
 # (statistics of the whole block for the rows after the 64th, d - 1 for wide rows, a float32 mean
 # for very wide ones) must be right too. The offset rows (1000.3 give or take 1e-3) lose their
@@ -859,7 +869,7 @@ def test_layer_norm_keeps_its_promises_on_every_input(student, cases):
     cases.check(norm_inputs(LN, True), lambda case: expect_promises(student, LN, case), describe=describe_input(LN),
                 explicit=[(np.array([[0.0, 0.002]]), (), {"eps": 0.0}, 0.0),
                           (np.arange(48.0).reshape(2, 2, 2, 2, 3) % 5, (), {}, 1e-5), (FAR_ROWS, (), {}, 1e-5),
-                          *large_cases(LN), *special_cases(LN)])
+                          *extreme_rows(LN), *large_cases(LN), *special_cases(LN)])
 
 
 @pytest.mark.points(2)
@@ -870,8 +880,8 @@ def test_rms_norm_keeps_its_promises_on_every_input(student, cases):
                 explicit=[(np.array([[3.0, 4.0]]), (), {"eps": 0.0}, 0.0),
                           # a mean square (2.5e-6) near the default eps: eps = 0 must mean no eps
                           (np.array([[0.001, -0.002]]), (0.0,), {}, 0.0),
-                          (np.arange(48.0).reshape(2, 2, 2, 2, 3) % 5, (), {}, 1e-6), *large_cases(RMS),
-                          *special_cases(RMS)])
+                          (np.arange(48.0).reshape(2, 2, 2, 2, 3) % 5, (), {}, 1e-6), *extreme_rows(RMS),
+                          *large_cases(RMS), *special_cases(RMS)])
 
 
 def _hidden_compare(student, reference, cases, function, hint):
@@ -888,7 +898,8 @@ def _hidden_compare(student, reference, cases, function, hint):
     cases.check(norm_inputs(function, function == LN), matches,
                 explicit=[(FAR_ROWS, (), {}, 1e-5), (FAR_ROWS, (0.0,), {}, 0.0), *EPS_MATTERS,
                           (VERY_WIDE, (1e-3,), {}, 1e-3), (TALL * 0.5 - 3.0, (), {"eps": 0.1}, 0.1),
-                          (OFFSET[:130] - 0.25, (), {}, DEFAULT_EPS[function]), *special_cases(function)])
+                          (OFFSET[:130] - 0.25, (), {}, DEFAULT_EPS[function]), *extreme_rows(function),
+                          *special_cases(function)])
     # The same values in other memory layouts (Fortran order, a transpose), with gamma and beta.
     for x, args, kwargs, eps in LAYOUT_CASES[function]:
         expected = getattr(reference, function)(x.copy(), *args, **kwargs)
