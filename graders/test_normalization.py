@@ -756,13 +756,14 @@ FAR_ROWS = np.array([1e6 / 3 + np.arange(8.0) * 0.37, -1.4e6 + np.sqrt(np.arange
 
 
 def extreme_rows(function):
-    """Rows far farther from 0 than their spread (1e-8 to 1e-13 of their size), and a row of entries
+    """Rows much farther from 0 than their spread (1e-8 to 1e-13 of their size), and a row of entries
     near 1e-140 with no eps (its variance, near 1e-280, is still a normal float): an output zeroed
     below some relative spread, or below some variance, shows on them. Every sum and deviation of
     these rows is exact in float64, so every correct route gives the same outputs."""
     farther = np.array([1e8 + np.arange(4.0), -1e12 + np.array([0.0, 0.5, 1.5, 3.0]),
                         2.5e13 + np.array([0.25, 0.0, 1.0, 0.5])])
     return [(farther, (), {}, DEFAULT_EPS[function]), (np.array([[1e-140, -2e-140, 3e-140]]), (0.0,), {}, 0.0)]
+
 
 # Past 64 rows and past 64 and 128 features, on every seed: a path taken only for large inputs
 # (statistics of the whole block for the rows after the 64th, d - 1 for wide rows, a float32 mean
