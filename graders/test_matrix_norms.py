@@ -652,6 +652,10 @@ def test_keeps_every_promise_on_every_input(student, cases):
                 explicit=[(0, 9, 0.5, 0), (14, 1, 1e-30, 5), (8, 32, 100.0, 1),
                           # deep stacks on every seed: a loop capped at some depth shows only there
                           (40, 8, 0.35, 4), (64, 2, 0.7, 3), (250, 2, 0.7, 8)])
+    # The draw counts above are the log's claim: a log written by hand earns nothing here either.
+    depth, dim, std, seed = 8, 32, 100.0, 1
+    value, _, call = run(student, depth, dim, std, seed)
+    expect_norms_follow_rng(student, value, depth, dim, std, seed, call)
 
 
 @pytest.mark.points(4)
