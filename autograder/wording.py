@@ -59,8 +59,15 @@ def call_problem(filename: str, function: str, error: object) -> Exception:
         problem = BadReply(f"{function}() could not be run: {message}")
         problem.hidden_message = f"{function}() could not be run: its worker broke the grader's protocol."
         return problem
-    return StudentRaised(f"{function}() raised {exc_type}: {message}".rstrip(": "), "", detail, exc_type,
+    hint = RECURSION_HINT if exc_type == "RecursionError" else ""
+    return StudentRaised(f"{function}() raised {exc_type}: {message}".rstrip(": "), hint, detail, exc_type,
                          tuple(error.get("mro") or ()))
+
+
+# A recursion one layer per call is right in maths and stops at Python's limit: the specs' stacks
+# go far deeper, so the student is told why, not only that it raised.
+RECURSION_HINT = ("Python stops a recursion about 1,000 calls deep, and the grader's stacks go far deeper: "
+                  "go through the layers with a loop (or a single power), not one recursive call per layer.")
 
 
 def is_raised(error: object) -> bool:

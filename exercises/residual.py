@@ -24,7 +24,8 @@ def residual_chain_gradient(depth: int, block_slope: float, residual: bool = Tru
 
     Inputs:
         depth: the number of blocks, an int >= 0 (passed by position). With no blocks the
-            gradient is untouched: 1.0.
+            gradient is untouched: 1.0. Stacks can be very deep: the grader sends up to
+            250,000 blocks, far past Python's recursion limit (about 1,000 calls).
         block_slope: each block's own slope (passed by position); any finite float, including
             0.0, -1.0 (a factor of 0 with the skip), values below -1 (a negative factor flips the
             gradient's sign at every block), tiny and huge ones. The grader only sends stacks

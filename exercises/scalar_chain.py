@@ -14,6 +14,7 @@ def scalar_gradient_chain(depth: int, layer_scale: float) -> float:
 
     Inputs (passed by position):
         depth: the number of layers, an int >= 0. With zero layers the gradient is untouched (1.0).
+            Chains can be very deep: the grader sends up to 250,001 layers.
         layer_scale: the factor every layer multiplies the gradient by; any finite float,
             including 0.0, negative values (a negative slope flips the sign at every layer), tiny
             and huge ones. The grader only sends pairs whose power stays finite.

@@ -121,3 +121,11 @@ def test_every_graders_hidden_checks_run_after_its_public_ones_whatever_its_orde
              item("b", "b_hidden", hidden=True), item("b", "b1")]
     pytest_collection_modifyitems(items)
     assert [i.name for i in items] == ["a1", "a2", "a_hidden", "b1", "b_hidden"]
+
+
+def test_a_recursion_past_pythons_limit_is_told_to_loop_and_other_exceptions_get_no_such_hint():
+    deep = call_problem("a.py", "f", {"kind": "exception", "type": "RecursionError",
+                                      "message": "maximum recursion depth exceeded"})
+    assert "loop" in deep.hint and "1,000" in deep.hint
+    other = call_problem("a.py", "f", {"kind": "exception", "type": "ValueError", "message": "no"})
+    assert other.hint == ""
