@@ -38,9 +38,11 @@ def matrix_gradient_norms(depth, dim, weight_std, rng):
             those draws one by one; multivariate_normal and the like cannot be replayed).
             For example ``rng.normal(0, weight_std, size=(dim, dim))`` or
             ``weight_std * rng.standard_normal((dim, dim))`` once per layer, or all the
-            matrices at once with ``rng.normal(0, weight_std, size=(depth, dim, dim))``
-            (then the layers take them in the order drawn, first to last, or in reverse,
-            last to first; the grader replays those two orders, no other).
+            matrices at once in one array whose layer index comes first, second or last
+            (``rng.normal(0, weight_std, size=(depth, dim, dim))`` and W[i], or the sizes
+            (dim, depth, dim) with W[:, i] and (dim, dim, depth) with W[:, :, i]); the
+            layers then take them first to last, or last to first. The grader replays
+            those cuts and those two orders, no other.
             Use a new matrix for every layer, never one matrix for all of them, and draw
             nothing else (the starting g is ones, not random).
 
