@@ -33,8 +33,8 @@ def clip_by_global_norm(grads: list[np.ndarray], max_norm: float) -> tuple[list[
 
     Output:
         a tuple ``(clipped, norm)``, in that order:
-        - ``clipped``: a list with one array per input array, in the same order and of the same
-          shape. With ``norm`` above ``max_norm`` every array is multiplied by the SAME factor
+        - ``clipped``: a list with one float64 array per input array, in the same order and of
+          the same shape. With ``norm`` above ``max_norm`` every array is multiplied by the SAME factor
           ``max_norm / norm``, so the combined length of the result is exactly ``max_norm`` and
           its direction is unchanged. Otherwise (``norm <= max_norm``) the values are unchanged.
         - ``norm``: the global norm BEFORE clipping, a float (a Python float; numpy.float64 is

@@ -63,6 +63,17 @@ def unpack(value, grads, call):
     return clipped, expect_real(second, Described(lambda: f"{call} (its second item, the norm)"))
 
 
+def expect_float64_arrays(clipped, call):
+    """Each clipped array is float64, as the arrays given are (in either byte order)."""
+    for index, got in enumerate(clipped):
+        if got.dtype.kind != "f" or got.dtype.itemsize != 8:
+            fail(f"{call} returned clipped array {index} of dtype {got.dtype}; expected float64, the dtype of the "
+                 "arrays it was given.",
+                 "Scale the float64 arrays you were given by one float (or return them as they are, or zeros like "
+                 "them): an array of another dtype (integer zeros, float128, float32) changes the type of "
+                 "whatever the update is applied to.")
+
+
 def expect_float_norm(norm, call):
     """The norm's own type: a float (numpy float64 is one), not an int, a bool or a 0-d array."""
     if isinstance(norm, bool) or not isinstance(norm, float):
@@ -202,7 +213,7 @@ LONG_ARRAYS_UNDER = [(arrays(np.full(1000, 0.01)), 1.0), (arrays(np.full((20, 50
 
 @pytest.mark.points(1)
 def test_returns_a_tuple_of_a_list_of_same_shaped_arrays_and_a_float(student):
-    """The result is a tuple (clipped, norm): a list of one array per input, each of its input's shape, then a float."""
+    """The result is a tuple (clipped, norm): a list of one float64 array per input, each of its input's shape, then a float."""
     cases = [
         (arrays([1.0, 2.0, 3.0], [[4.0, 5.0], [6.0, 7.0]], np.zeros((2, 1, 2))), 1.0),
         (arrays([0.1, 0.2], [[0.3]]), 10.0),
@@ -212,7 +223,7 @@ def test_returns_a_tuple_of_a_list_of_same_shaped_arrays_and_a_float(student):
     for grads, max_norm in cases:
         value = student.call(FUNCTION, grads, max_norm).value
         call = call_text(FUNCTION, grads, max_norm)
-        unpack(value, grads, call)
+        clipped, _ = unpack(value, grads, call)
         if not isinstance(value, tuple):
             fail(f"{call} returned a {type(value).__name__}; expected a tuple (clipped, norm).",
                  "The result is a tuple of two items (the clipped list, then the norm), not a list of two.")
@@ -220,6 +231,7 @@ def test_returns_a_tuple_of_a_list_of_same_shaped_arrays_and_a_float(student):
             fail(f"{call} returned the clipped arrays as a {type(value[0]).__name__}; expected a list.",
                  "The spec's Output is a list of arrays: not a tuple and not a generator.")
         expect_float_norm(value[1], call)
+        expect_float64_arrays(clipped, call)
 
 
 @pytest.mark.points(2)
@@ -437,6 +449,7 @@ def test_all_zero_gradients_return_zeros_without_warning(student):
         for index, got in enumerate(clipped):
             if np.any(got != 0):
                 fail(f"{call} returned {show(got)} as clipped array {index}; expected zeros.", hint)
+        expect_float64_arrays(clipped, call)
         if result.warnings:
             fail(f"{call} raised a warning: {result.warnings[0]}.", hint)
 
@@ -537,6 +550,7 @@ def expect_promises(student, case):
         fail(f"{call} reported the norm {norm!r}; expected {expected_norm!r}.", norm_hint(norm, expected_norm, max_norm))
     if not all(np.all(np.isfinite(got)) for got in clipped):
         fail(f"{call} returned arrays holding nan or inf.", "Divide by the norm only when it is above max_norm.")
+    expect_float64_arrays(clipped, call)
     if expected_norm > max_norm:
         got = length(clipped)
         if not math.isclose(got, max_norm, rel_tol=RTOL):
