@@ -5,7 +5,7 @@ KILLED_BY = ("test_all_zero_gradients_return_zeros_without_warning",)
 TITLE = "integer zeros"
 EXPLANATION = ("Your function returns integer arrays when every gradient is zero: they compare equal to the zeros "
                "expected, but an update made with them is not the float64 update the other paths give.")
-HINT = "Return float64 arrays on every path: zeros like the arrays you were given (np.zeros_like), or the arrays themselves."
+HINT = "Return float64 arrays on every path: zeros of the dtype you were given, or the arrays themselves."
 
 
 def clip_by_global_norm(grads, max_norm):
