@@ -525,7 +525,7 @@ def describe(case) -> str:
 
 
 def expect_promises(student, case):
-    """Every promise for any input: a tuple (list of same-shaped arrays, float norm), inputs left as
+    """Every promise for any input: a tuple (list of same-shaped float64 arrays, float norm), inputs left as
     they were, the norm before clipping, and the clipped length: max_norm above it, unchanged below."""
     grads, max_norm = case
     shown = ([np.array(g, copy=True) for g in grads], max_norm)  # as at the call

@@ -68,7 +68,8 @@ def tolerance(function, x, eps, gamma, beta, atol):
     value) times |gamma| of its feature, plus ``atol`` times |beta| of its feature, plus VALUE_FLOOR.
     Where eps dominates a row (its largest |entry| is below sqrt(statistic + eps), as for a row of
     entries near 1e-100), the first term shrinks by that ratio: the row's outputs are then tiny,
-    and rounding errors with them, so they are compared relatively."""
+    and rounding errors with them, so they are compared relatively. For LayerNorm the first term
+    also takes the row's :func:`rounding_allowance` beside ``atol``."""
     with np.errstate(all="ignore"):
         x = np.asarray(x, dtype=float)
         statistic = x.var(axis=-1, keepdims=True) if function == LN else np.mean(np.square(x), axis=-1, keepdims=True)
@@ -76,10 +77,9 @@ def tolerance(function, x, eps, gamma, beta, atol):
         ratio = np.where(size == 0.0, 0.0, size / np.sqrt(statistic + eps))
         top = np.max(np.abs(_normalized(function, x, eps)), axis=-1, keepdims=True)
         scale = np.minimum(1.0, np.nan_to_num(ratio, nan=1.0, posinf=1.0)) * (1.0 + np.nan_to_num(top))
-        rounding = rounding_allowance(x) * scale if function == LN else 0.0
-        scale = scale * (1.0 if gamma is None else np.abs(gamma)) + (0.0 if beta is None else np.abs(beta))
-        rounding = rounding * (1.0 if gamma is None else np.abs(gamma))
-    return atol * scale + rounding + VALUE_FLOOR
+        allowance = rounding_allowance(x) if function == LN else 0.0
+        gain, shift = (1.0 if gamma is None else np.abs(gamma)), (0.0 if beta is None else np.abs(beta))
+    return (atol + allowance) * scale * gain + atol * shift + VALUE_FLOOR
 
 
 def expect_values(got, expected, call, hint, atol=ATOL):
