@@ -66,8 +66,7 @@ def diagnose(exercise: str, probes: list[Probe], failed: set[str], catalogue: Pa
         if all(verdicts) and any(RANK[mine] > RANK[theirs] for mine, theirs in zip(verdicts, baseline)):
             matches[entry.name] = all(verdict == "exact" for verdict in verdicts)
     winner = _single(candidates, matches)
-    return None if winner is None else Diagnosis(winner.name, winner.title, winner.sentence, winner.hint,
-                                                 len(chosen), len(chosen))
+    return None if winner is None else Diagnosis(winner.name, winner.title, winner.sentence, winner.hint)
 
 
 def select(probes: list[Probe], failed: frozenset[str] | set[str] = frozenset()) -> list[Probe]:

@@ -107,20 +107,19 @@ class CheckResult:
 class Diagnosis:
     """The catalogued mistake an exercise's function behaved exactly like, on every probe.
 
-    Only the catalogue's own words and two counts: never an input or an output of a check.
+    Only the catalogue's own words: never an input or an output of a check, nor a count of the
+    probes. Which calls became probes is the student's to steer (a reply over the size a probe
+    may have is not kept), so a count would tell them how many hidden inputs had a property.
     """
 
     mistake: str  # the catalogue entry's name
     title: str
     explanation: str
     hint: str
-    matched: int
-    probes: int
 
     @property
     def headline(self) -> str:
-        return (f"Your function behaves exactly like a known mistake: {self.title} "
-                f"(it matched on {self.matched} of {self.probes} inputs).")
+        return f"Your function behaves exactly like a known mistake: {self.title}."
 
 
 @dataclass(frozen=True)

@@ -90,7 +90,7 @@ def test_write_batch_writes_a_dashboard_whose_links_all_resolve(tmp_path):
 
 def test_a_graded_diagnosis_reaches_the_dashboard_named_with_its_exercise():
     from autograder.model import Diagnosis, ExerciseResult
-    diagnosis = Diagnosis("off_by_one_depth", "one layer too few", "It counts one fewer.", "Count the factors.", 12, 12)
+    diagnosis = Diagnosis("off_by_one_depth", "one layer too few", "It counts one fewer.", "Count the factors.")
     students = [SimpleNamespace(id=i, exercises=(ExerciseResult("scalar_chain", "Chain", 2, 13, "graded",
                                                                  diagnosis=diagnosis if i != "c" else None),))
                 for i in ("a", "b", "c")]

@@ -53,9 +53,8 @@ def test_two_mistakes_in_two_exercises_get_both_diagnoses_and_a_crash_gets_none(
     found = {e.name: e.diagnosis.mistake if e.diagnosis else "" for e in graded.exercises if e.max_score}
     assert found == {"scalar_chain": "off_by_one_depth", "residual": "ignores_the_flag", "init_std": ""}
     diagnosis = next(e.diagnosis for e in graded.exercises if e.name == "scalar_chain")
-    assert diagnosis.headline == (f"Your function behaves exactly like a known mistake: {BY_KEY['scalar_chain--off_by_one_depth'].title} "
-                                  f"(it matched on {diagnosis.probes} of {diagnosis.probes} inputs).")
-    assert diagnosis.probes >= 5
+    assert diagnosis.headline == ("Your function behaves exactly like a known mistake: "
+                                  f"{BY_KEY['scalar_chain--off_by_one_depth'].title}.")
 
 
 def _probes(outcome_of, calls, hidden=False):
@@ -86,6 +85,20 @@ def test_hidden_inputs_never_appear_in_a_diagnosis(tmp_path):
     for depth, scale in HIDDEN_CALLS:
         for value in (repr(scale), repr(float(scale) ** (depth - 1)), "0.1234"):
             assert value not in text
+
+
+def test_which_hidden_calls_became_probes_changes_nothing_a_student_reads(tmp_path):
+    """A worker decides which of its calls are kept as probes (a reply too large to keep is
+    dropped): a red team kept the first k calls of a hidden check, k read off a hidden input, and
+    read k back from the count of probes the diagnosis showed."""
+    catalogue = _catalogue(tmp_path, {"one_too_few": "return float(layer_scale) ** (depth - 1)"})
+    public = _probes(lambda d, s: float(s) ** (d - 1), [(3, 0.5), (4, 0.5), (5, 2.0), (6, 2.0), (7, 3.0)])
+    hidden = _probes(lambda d, s: float(s) ** (d - 1), HIDDEN_CALLS, hidden=True)
+    found = [diagnose("scalar_chain", public + hidden[:kept], {"test_x"}, catalogue, SOLUTIONS)
+             for kept in (0, 2, 5, 8)]
+    assert found[0] is not None and found[0].mistake == "one_too_few"
+    assert found == [found[0]] * 4
+    assert json.dumps(found[0].__dict__) == json.dumps(found[3].__dict__)
 
 
 def test_two_mistakes_that_match_equally_give_no_diagnosis(tmp_path):
@@ -215,12 +228,11 @@ def test_a_diagnosis_leads_its_exercise_and_replaces_the_checks_hints_in_every_f
                           "A hint written for another cause."),
               CheckResult("test_b", "B.", 1.0, 1.0, "passed"))
     diagnosis = Diagnosis("off_by_one_depth", "one layer too few", "Your function counts one layer fewer.",
-                          "Count the factors.", 12, 12)
+                          "Count the factors.")
     exercise = exercise_result("scalar_chain", "Chain", checks, diagnosis=diagnosis)
     view = report_view(student_result("ada", (exercise,)), 1, "process")
     shown = view.exercises[0]
-    assert shown.diagnosis == ("Your function behaves exactly like a known mistake: one layer too few "
-                               "(it matched on 12 of 12 inputs).")
+    assert shown.diagnosis == "Your function behaves exactly like a known mistake: one layer too few."
     assert [c.hint for c in shown.checks] == ["", ""] and shown.checks[0].message  # the values still show
     forms = (render_terminal(view, width=200), render_markdown(view, ROOT / "templates"),
              render_html(view, ROOT / "templates"))
@@ -237,7 +249,7 @@ def test_gradescope_says_the_diagnosis_once_and_drops_the_checks_hints():
     from autograder.model import CheckResult, Diagnosis, exercise_result, student_result
 
     check = CheckResult("test_a", "A.", 0.0, 1.0, "failed", "f(1) returned 2.0.", "A hint for another cause.")
-    diagnosis = Diagnosis("off_by_one_depth", "one layer too few", "It counts one fewer.", "Count the factors.", 9, 9)
+    diagnosis = Diagnosis("off_by_one_depth", "one layer too few", "It counts one fewer.", "Count the factors.")
     student = student_result("ada", (exercise_result("scalar_chain", "Chain", (check,), diagnosis=diagnosis),))
     results = gradescope_results(student, 1, "process", 1.0)
     text = json.dumps(results)
