@@ -7,6 +7,10 @@ reporter reads it from the environment variable ``<RUNNER>_RESULTS``, adds up ev
 ``score`` against the runner's ``max_score`` (the total Classroom records) and fails the check when
 ``status`` is ``"fail"`` or ``"error"``. Hidden checks not graded yet (a release) are left out:
 they are neither passed nor failed.
+
+Every name and message is one line of plain text: the reporter prints them in its own step, where
+no ``stop-commands`` of ours holds, and a student's exception message with a line that begins
+``::error`` or ``::add-mask::`` would otherwise be read by the runner as a workflow command.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import base64
 import json
 
 from .model import StudentResult
+from .render.inert import one_line
 
 _STATUS = {"passed": "pass", "failed": "fail", "error": "error", "timeout": "error"}
 
@@ -27,11 +32,11 @@ def classroom_result(student: StudentResult, passed: bool) -> dict:
                 continue
             message = " ".join(part for part in (check.message, f"Hint: {check.hint}" if check.hint else "") if part)
             tests.append({
-                "name": f"{exercise.name}: {check.description or check.name}"[:200],
+                "name": one_line(f"{exercise.name}: {check.description or check.name}")[:200],
                 "status": _STATUS.get(check.status, "error"),
                 "score": check.score,
                 "max_score": check.max_score,
-                "message": message or exercise.message,
+                "message": one_line(message or exercise.message),
             })
     return {"version": 1, "status": "pass" if passed else "fail",
             "max_score": sum(t["max_score"] for t in tests), "tests": tests}
