@@ -40,6 +40,7 @@ class CanvasGradebook:
     matched: int
     unmatched: tuple[str, ...]  # graded students with no roster row
     blank: tuple[str, ...] = ()  # roster students whose checks were withheld: no score to import yet
+    ambiguous: tuple[str, ...] = ()  # roster students left blank: their ids name more than one submission
 
 
 def read_roster(path: Path) -> Roster:
@@ -77,13 +78,24 @@ def _keys(row: dict[str, str]) -> set[str]:
 
 def canvas_gradebook(students: Sequence[GradeRow], roster: Roster, submissions: tuple[Submission, ...],
                      column: str) -> CanvasGradebook:
-    """``students`` are the class's gradebook rows; one whose checks were withheld gets a blank cell."""
-    by_key: dict[str, str] = {}
+    """``students`` are the class's gradebook rows; one whose checks were withheld gets a blank cell.
+
+    A roster row gets the score of the one submission its ids name. Ids are partly the students'
+    own choice (a GitHub login, an edited sortable name) and may spell a classmate's id of
+    another kind (a login "1234" and a Canvas ID 1234): an id that names two submissions names
+    neither, and a row whose ids still name two submissions, or a submission that two rows name,
+    is left blank and said, never given a classmate's score."""
+    owners: dict[str, set[str]] = {}
     # This run's submissions, and every row's own names: a student kept from an earlier run (an
     # on-time export, with these the late ones) is matched by the aliases stored with their result
     for sid, aliases in [*((s.id, s.aliases) for s in submissions), *((s.id, s.aliases) for s in students)]:
         for key in (sid, *aliases):
-            by_key.setdefault(_key(key), sid)
+            owners.setdefault(_key(key), set()).add(sid)
+    named = [_named(row, owners) for row in roster.students]
+    rows_naming: dict[str, int] = {}
+    for found in named:
+        for sid in found:
+            rows_naming[sid] = rows_naming.get(sid, 0) + 1
     # A partial score (the host failed some checks) is left blank: imported, it would stand as final.
     scores = {s.id: None if s.withheld else s.score for s in students}
     maximum = max((s.max_score for s in students), default=0.0)
@@ -91,16 +103,29 @@ def canvas_gradebook(students: Sequence[GradeRow], roster: Roster, submissions: 
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([*ID_COLUMNS, column])
     writer.writerow(["    Points Possible", "", "", "", "", points(maximum)])  # as Canvas writes it
-    used = set()
-    for row in roster.students:
-        sid = next((by_key[k] for k in sorted(_keys(row)) if k in by_key), None)
-        if sid is not None:
-            used.add(sid)
-        score = scores.get(sid, 0.0)
-        writer.writerow([_cell(c, row.get(c, "")) for c in ID_COLUMNS] + ["" if score is None else points(score)])
-    unmatched = tuple(s.id for s in students if s.id not in used)
+    used, ambiguous = set(), []
+    for row, found in zip(roster.students, named):
+        if len(found) > 1 or any(rows_naming[sid] > 1 for sid in found):
+            ambiguous.append(row.get("Student", ""))
+            cell = ""
+        else:
+            sid = next(iter(found), None)
+            if sid is not None:
+                used.add(sid)
+            score = scores.get(sid, 0.0)
+            cell = "" if score is None else points(score)
+        writer.writerow([_cell(c, row.get(c, "")) for c in ID_COLUMNS] + [cell])
+    unmatched = tuple(s.id for s in students if s.id not in used and rows_naming.get(s.id) is None)
     blank = tuple(s.id for s in students if s.withheld and s.id in used)
-    return CanvasGradebook(buffer.getvalue(), len(used), unmatched, blank)
+    return CanvasGradebook(buffer.getvalue(), len(used), unmatched, blank, tuple(ambiguous))
+
+
+def _named(row: dict[str, str], owners: dict[str, set[str]]) -> set[str]:
+    """The submissions a roster row's ids name, by the ids that name one submission alone; where
+    every id it has names several, all of them (the row is then ambiguous, never matched)."""
+    found = [owners[key] for key in _keys(row) if key in owners]
+    alone = {sid for sids in found if len(sids) == 1 for sid in sids}
+    return alone if alone else {sid for sids in found for sid in sids}
 
 
 # An id Canvas matches on, such as an SIS id "-0042" or "+1x", must come back as Canvas wrote it:
@@ -124,6 +149,9 @@ def write_canvas(out: Path, students: Sequence[GradeRow], roster: Roster, submis
                      f"{len(roster.students)} roster students have a submission; the others get 0.\n")
     for sid in gradebook.unmatched:
         sys.stderr.write(f"warning: {sid!r} has a submission but no row in {roster_path}; not in canvas.csv.\n")
+    for name in gradebook.ambiguous:
+        sys.stderr.write(f"warning: {name!r} in {roster_path} is left blank in canvas.csv: the ids of that row and "
+                         f"of the submissions name more than one student; enter that score by hand.\n")
     if gradebook.blank:
         count = len(gradebook.blank)
         sys.stderr.write(f"warning: {count} student{'s' * (count != 1)} ({', '.join(map(repr, gradebook.blank[:5]))}"

@@ -171,3 +171,42 @@ def test_diff_shows_ids_that_differ_only_by_an_unseen_character_apart():
     assert len(shown) == len(set(shown)) == len(ids)
     assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
     assert "evil\\x0amallory" in shown and "evil\\\\x0amallory" in shown
+
+
+def test_a_submission_whose_id_spells_a_classmates_canvas_id_takes_no_row_of_theirs(tmp_path, capsys):
+    """A red team: Mallory's login was "1234", Amara's Canvas ID; the first id in sorted order won, so
+    Mallory's score went to Amara's row (and could as well sink it). An id that names two
+    submissions names neither; the rows still have ids that name one student each."""
+    roster = ROSTER + '"Eve, Mallory",5678,S-004,1234@school.edu,Section B,\n'
+    mallory = _student("1234", 13.0, ("5678",))
+    amara = _student("amara", 2.0, ("1234",))
+    submissions = [Submission("1234", tmp_path, aliases=("5678",)), Submission("amara", tmp_path, aliases=("1234",))]
+    scores = roster_scores(tmp_path, [grade_row(mallory), grade_row(amara)], submissions, roster)
+    assert scores == {"1234": "2", "2345": "0", "3456": "0", "5678": "13"}
+
+
+def test_a_row_whose_ids_name_two_submissions_is_left_blank_and_said(tmp_path, capsys):
+    """GitHub Classroom: a repository "hw1-1234" is a login of the student's choosing, and it is
+    Amara's Canvas ID, while her own repository is "hw1-amara". Her row names two submissions: it
+    is left blank, with a warning, rather than given either score."""
+    from autograder.gradebooks import write_canvas
+
+    rows = [grade_row(_student("1234", 0.0)), grade_row(_student("amara", 13.0)), grade_row(_student("zoe", 5.0))]
+    submissions = (Submission("1234", tmp_path), Submission("amara", tmp_path), Submission("zoe", tmp_path))
+    path = tmp_path / "roster.csv"
+    path.write_text(ROSTER, encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    write_canvas(out, rows, read_roster(path), submissions, COLUMN, path)
+    cells = {row[1]: row[5] for row in csv.reader(io.StringIO((out / "canvas.csv").read_text())) if row[1] not in ("", "ID")}
+    assert cells == {"1234": "", "2345": "0", "3456": "5"}
+    err = capsys.readouterr().err
+    assert "'Okafor, Amara'" in err and "left blank" in err
+
+
+def test_one_submission_named_by_two_rows_gives_its_score_to_neither(tmp_path):
+    """Ben's submission "s-003" is his own login and Zoe's SIS id: one score for two students is
+    at least one wrong, so both rows are left blank."""
+    roster = ROSTER.replace("carterben@school.edu", "s-003@school.edu")
+    scores = roster_scores(tmp_path, [grade_row(_student("s-003", 13.0))], [Submission("s-003", tmp_path)], roster)
+    assert scores == {"1234": "0", "2345": "", "3456": ""}
