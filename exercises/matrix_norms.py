@@ -54,7 +54,8 @@ def matrix_gradient_norms(depth, dim, weight_std, rng):
         them in float64). Draws made in float32 (standard_normal with dtype=numpy.float32) are
         accepted once scaled in float64, and a norm that avoids squaring underflow (scaling
         first) is as right as numpy.linalg.norm: the grader accepts norms within a relative
-        1e-5 of what your own draws give.
+        1e-5 of what your own draws give (and, for norms below about 1e-150, whose entries'
+        squares underflow, as close as squaring them in float64 can tell).
 
     What it shows: with a small weight_std the norms shrink toward 0 layer after layer, and
     with a large weight_std they grow explosively.

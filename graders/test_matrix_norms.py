@@ -538,13 +538,27 @@ def _hidden_candidates(values, depth, dim):
 # norms) correct routes differ by whole units of the last place. An exact 0.0 (norms the spec says
 # reach exactly 0.0) therefore takes 0.0 or a subnormal, never a floor such as 1e-300.
 NORM_FLOOR = float(np.finfo(np.float64).tiny)  # 2.2250738585072014e-308
+# Below about dim * 1e-154 the squares of g's entries are subnormal, and every route through them
+# (np.linalg.norm, a root mean square times sqrt(dim), the squares of g / sqrt(dim)) rounds each one
+# to a whole subnormal unit: norm**2 is then known to dim**2 such units at best, and 1.1e-161 comes
+# out anywhere from 0.94e-161 to 1.1e-161 (a blind round's four correct routes). Norms are compared
+# to that resolution too, on both sides scaled by 2**600 (exact, a power of two) so that the
+# comparison itself does not underflow.
+SQUARES_SCALE = 2.0 ** 600
+SUBNORMAL_UNIT_SCALED = 2.0 ** (2 * 600 - 1074)  # the smallest subnormal, 2**-1074, scaled as a square: 2**126
 
 
-def _hidden_matches(got, expected, rtol=1e-5):
-    """Within rtol, down to the smallest normal float (below it, correct routes differ in subnormal units)."""
+def _hidden_matches(got, expected, dim, rtol=1e-5):
+    """Within rtol, down to the smallest normal float, or, for a norm above 0, as close as squaring
+    g's entries in float64 can tell (dim**2 subnormal units of norm**2)."""
+    if got.shape != expected.shape:
+        return False
     with np.errstate(all="ignore"):
-        return got.shape == expected.shape and bool(
-            np.all(np.abs(got - expected) <= rtol * np.abs(expected) + NORM_FLOOR))
+        close = np.abs(got - expected) <= rtol * np.abs(expected) + NORM_FLOOR
+        big, want = np.abs(got) * SQUARES_SCALE, np.abs(expected) * SQUARES_SCALE
+        # Not for an expected 0.0: a zero vector's norm is exactly 0 by every route (a floor of 1e-300 is not).
+        squared = (got >= 0) & (expected > 0) & (np.abs(big - want) * (big + want) <= dim * dim * SUBNORMAL_UNIT_SCALED)
+        return bool(np.all(close | squared))
 
 
 def _hidden_diagnosis(got, values, depth, dim, std):
@@ -552,7 +566,7 @@ def _hidden_diagnosis(got, values, depth, dim, std):
     stacks = _hidden_layer_stacks(values, depth, dim)
 
     def fits(norms_of_stack):
-        return any(_hidden_matches(got, norms_of_stack(stack, transpose))
+        return any(_hidden_matches(got, norms_of_stack(stack, transpose), dim)
                    for stack in stacks for transpose in (False, True))
 
     if fits(lambda s, t: _hidden_norms(s * std, dim, t)):
@@ -677,7 +691,7 @@ def test_norms_follow_from_the_matrices_drawn(student, cases):
             candidates = itertools.chain(candidates, _hidden_candidates(single, depth, dim))
         tried = []
         for expected in candidates:
-            if _hidden_matches(got, expected):
+            if _hidden_matches(got, expected, dim):
                 return
             tried.append(expected)
         candidates = tried
