@@ -159,14 +159,17 @@ def norm_hint(got, expected, max_norm):
             "not the largest entry, not the sum of absolute values, not only the first array.")
 
 
-# Norms just under the limit, by a relative 1e-5 to 1e-8 and by 10% to 0.1%: a margin on the
+# Norms just under the limit, by a relative 1e-5 to 5e-11 and by 10% to 0.1%: a margin on the
 # comparison (clip from max_norm * (1 - 1e-7) on) or a band that "rounds up" to max_norm scales
 # them up. The first is ([0.99999995], 1.0).
 JUST_UNDER = [(arrays([0.99999995]), 1.0),
               *((arrays([3.0], [4.0]), 5.0 * (1 + f)) for f in (1e-5, 1e-7, 1e-8)),
               (arrays([[1.2]], [-1.6]), 2.0 * (1 + 1e-7)),
               (arrays([0.3], [0.9]), 1),  # norm 0.9487
-              *((arrays([0.6], [[0.8]]), 1.0 / f) for f in (0.9, 0.99, 0.999))]
+              *((arrays([0.6], [[0.8]]), 1.0 / f) for f in (0.9, 0.99, 0.999)),
+              # a hair under: 2e-9 (twice the norm's own tolerance) and 5e-11, where a clip from
+              # max_norm * (1 - 1e-10) on scales the values up by 5e-11, far past any rounding
+              *((arrays([3.0], [4.0]), 5.0 * (1 + f)) for f in (2e-9, 5e-11))]
 # Lists of 7 to 12 arrays, each one far under the limit on its own, whose global norm is over it
 # (or just under it): a norm, a test or a scaling that looks only at the first few arrays, or at
 # each array's own norm, gets them wrong.
@@ -281,9 +284,10 @@ def test_above_the_limit_the_combined_length_becomes_max_norm(student):
     """When the norm is above max_norm, the returned arrays together have length exactly max_norm (an int limit too), however many arrays (up to 12) and entries (up to 1000) there are, whatever their ranks (1-D to 5-D), however small each one is, and however tiny or huge the entries and max_norm (1e-170 to 1e150)."""
     mixed = arrays([0.5, -1.5, 2.0], [[1.0, -2.0], [0.25, 3.0]], [[[1.5, 0.0, -0.5]], [[2.5, 1.0, -1.0]]])
     # The tiny case catches an epsilon added to the norm: invisible at norm 1, 0.02% off at norm 5e-9.
-    # The last one has a norm only 2e-8 above the limit: a threshold (clip past max_norm * (1 + 1e-6)) leaves it.
+    # Two have a norm only 2e-8 and 2e-9 above the limit: a threshold (clip past max_norm * (1 + 1e-8)) leaves
+    # them, and their length is then off by more than the 1e-9 a norm may be.
     cases = [(mixed, 2), (mixed, 0.5), (arrays([10.0, -20.0, 5.0], [[-7.5]]), 3.7), (arrays([3e-9], [4e-9]), 1e-9),
-             (arrays([3.0], [4.0]), 4.9999999), *MANY_ARRAYS_ABOVE, *LONG_ARRAYS_ABOVE, *HIGH_RANK_ABOVE,
+             (arrays([3.0], [4.0]), 4.9999999), (arrays([3.0], [4.0]), 4.99999999), *MANY_ARRAYS_ABOVE, *LONG_ARRAYS_ABOVE, *HIGH_RANK_ABOVE,
              *EXTREME_ABOVE]
     for grads, max_norm in cases:
         clipped, _, _ = clip(student, grads, max_norm)
@@ -351,7 +355,7 @@ def test_every_array_is_scaled_by_the_same_factor(student):
 
 @pytest.mark.points(2)
 def test_under_the_limit_the_values_are_unchanged(student):
-    """When the norm is below max_norm every array comes back unchanged, however close below (1e-8 relative) and however many arrays, while the same arrays over a lower limit are scaled: gradients are never scaled up."""
+    """When the norm is below max_norm every array comes back unchanged, however close below (5e-11 relative) and however many arrays, while the same arrays over a lower limit are scaled: gradients are never scaled up."""
     hint = ("Scale only when the norm is above max_norm, and then by the one factor that brings the combined "
             "length down to max_norm; the factor is never above 1.")
     expect_unchanged(student, arrays([[0.1, -0.2], [0.3, 0.4]], [0.5]), 1.0, hint)
@@ -506,11 +510,11 @@ def clip_calls(draw, long_shapes=LONG_SHAPES):
     relative = st.one_of(
         st.just(norm), st.just(math.nextafter(norm, math.inf)), st.just(math.nextafter(norm, 0.0)),
         # just under the norm too: clipping has no threshold, however close above the limit the norm is
-        st.sampled_from((1e-6, 0.01, 0.5, 0.999, 1.001, 2.0, 100.0, 1e6, 1 - 1e-5, 1 - 1e-7, 1 - 1e-8,
+        st.sampled_from((1e-6, 0.01, 0.5, 0.999, 1.001, 2.0, 100.0, 1e6, 1 - 1e-5, 1 - 1e-7, 1 - 1e-8, 1 - 2e-9,
                          1e-20, 1e-60, 1e-100))
         .map(lambda f: norm * f),
         # and just over the norm: nothing under the limit is scaled, however close to it
-        st.sampled_from((1 + 1e-5, 1 + 1e-7, 1 + 1e-8, 1 / 0.9, 1 / 0.95, 1 / 0.99, 1 / 0.999))
+        st.sampled_from((1 + 1e-5, 1 + 1e-7, 1 + 1e-8, 1 + 2e-9, 1 + 5e-11, 1 / 0.9, 1 / 0.95, 1 / 0.99, 1 / 0.999))
         .map(lambda f: norm * f),
         st.floats(0.05, 20.0).map(lambda f: norm * f))
     max_norm = draw(st.one_of(relative, relative, fixed))
