@@ -8,9 +8,10 @@ reporter reads it from the environment variable ``<RUNNER>_RESULTS``, adds up ev
 ``status`` is ``"fail"`` or ``"error"``. Hidden checks not graded yet (a release) are left out:
 they are neither passed nor failed.
 
-Every name and message is one line of plain text: the reporter prints them in its own step, where
-no ``stop-commands`` of ours holds, and a student's exception message with a line that begins
-``::error`` or ``::add-mask::`` would otherwise be read by the runner as a workflow command.
+Every name and message is one line of plain text with no ``##[``: the reporter prints them in its
+own step, where no ``stop-commands`` of ours holds, and the runner reads a line that begins
+``::error`` or ``::add-mask::`` as a workflow command, and the older form ``##[error]`` anywhere
+in a line.
 """
 
 from __future__ import annotations
@@ -32,14 +33,19 @@ def classroom_result(student: StudentResult, passed: bool) -> dict:
                 continue
             message = " ".join(part for part in (check.message, f"Hint: {check.hint}" if check.hint else "") if part)
             tests.append({
-                "name": one_line(f"{exercise.name}: {check.description or check.name}")[:200],
+                "name": _inert(f"{exercise.name}: {check.description or check.name}")[:200],
                 "status": _STATUS.get(check.status, "error"),
                 "score": check.score,
                 "max_score": check.max_score,
-                "message": one_line(message or exercise.message),
+                "message": _inert(message or exercise.message),
             })
     return {"version": 1, "status": "pass" if passed else "fail",
             "max_score": sum(t["max_score"] for t in tests), "tests": tests}
+
+
+def _inert(text: str) -> str:
+    """One line, with no runner command in it: "##[" is broken by a blank, which a reader skips."""
+    return one_line(text).replace("##[", "## [")
 
 
 def encode_result(result: dict) -> str:

@@ -68,11 +68,13 @@ def _key(text: str) -> str:
     return unicodedata.normalize("NFD", unicodedata.normalize("NFD", text).casefold())
 
 
-def _keys(row: dict[str, str]) -> set[str]:
-    keys = {_key(row[k]) for k in _KEYS if row.get(k)}
+def _keys(row: dict[str, str]) -> list[tuple[int, str]]:
+    """A row's ids, each with its rank: the Canvas ID first, then the SIS user id, the SIS login,
+    and the login's part before "@" last (a slug another student's name may also make)."""
+    keys = [(rank, _key(row[k])) for rank, k in enumerate(_KEYS) if row.get(k)]
     login = row.get("SIS Login ID", "")
     if "@" in login:
-        keys.add(_key(login.split("@", 1)[0]))
+        keys.append((len(_KEYS), _key(login.split("@", 1)[0])))
     return keys
 
 
@@ -80,11 +82,12 @@ def canvas_gradebook(students: Sequence[GradeRow], roster: Roster, submissions: 
                      column: str) -> CanvasGradebook:
     """``students`` are the class's gradebook rows; one whose checks were withheld gets a blank cell.
 
-    A roster row gets the score of the one submission its ids name. Ids are partly the students'
-    own choice (a GitHub login, an edited sortable name) and may spell a classmate's id of
-    another kind (a login "1234" and a Canvas ID 1234): an id that names two submissions names
-    neither, and a row whose ids still name two submissions, or a submission that two rows name,
-    is left blank and said, never given a classmate's score."""
+    Ids are partly the students' own choice (a GitHub login, an edited sortable name) and may
+    spell a classmate's id of another kind (a login "1234", a Canvas ID 1234), so a row gets a
+    score only where nothing else could claim it: an id that names two submissions names neither;
+    a row takes the submission its highest-ranked id names; and a row is left blank, and said, where
+    its ids name two submissions at that rank, where another row takes the same submission, or
+    where a submission its ids name is left without any row (it may be the row's own)."""
     owners: dict[str, set[str]] = {}
     # This run's submissions, and every row's own names: a student kept from an earlier run (an
     # on-time export, with these the late ones) is matched by the aliases stored with their result
@@ -92,10 +95,9 @@ def canvas_gradebook(students: Sequence[GradeRow], roster: Roster, submissions: 
         for key in (sid, *aliases):
             owners.setdefault(_key(key), set()).add(sid)
     named = [_named(row, owners) for row in roster.students]
-    rows_naming: dict[str, int] = {}
-    for found in named:
-        for sid in found:
-            rows_naming[sid] = rows_naming.get(sid, 0) + 1
+    chosen = [best[0] if len(best) == 1 else None for best, _every in named]
+    taken = [sid for sid in chosen if sid is not None]
+    orphans = {sid for _best, every in named for sid in every} - set(taken)
     # A partial score (the host failed some checks) is left blank: imported, it would stand as final.
     scores = {s.id: None if s.withheld else s.score for s in students}
     maximum = max((s.max_score for s in students), default=0.0)
@@ -104,28 +106,28 @@ def canvas_gradebook(students: Sequence[GradeRow], roster: Roster, submissions: 
     writer.writerow([*ID_COLUMNS, column])
     writer.writerow(["    Points Possible", "", "", "", "", points(maximum)])  # as Canvas writes it
     used, ambiguous = set(), []
-    for row, found in zip(roster.students, named):
-        if len(found) > 1 or any(rows_naming[sid] > 1 for sid in found):
+    for row, (best, every), sid in zip(roster.students, named, chosen):
+        if len(best) > 1 or taken.count(sid) > 1 or every & orphans:
             ambiguous.append(row.get("Student", ""))
             cell = ""
         else:
-            sid = next(iter(found), None)
             if sid is not None:
                 used.add(sid)
             score = scores.get(sid, 0.0)
             cell = "" if score is None else points(score)
         writer.writerow([_cell(c, row.get(c, "")) for c in ID_COLUMNS] + [cell])
-    unmatched = tuple(s.id for s in students if s.id not in used and rows_naming.get(s.id) is None)
+    unmatched = tuple(s.id for s in students if s.id not in used and s.id not in orphans and s.id not in taken)
     blank = tuple(s.id for s in students if s.withheld and s.id in used)
     return CanvasGradebook(buffer.getvalue(), len(used), unmatched, blank, tuple(ambiguous))
 
 
-def _named(row: dict[str, str], owners: dict[str, set[str]]) -> set[str]:
-    """The submissions a roster row's ids name, by the ids that name one submission alone; where
-    every id it has names several, all of them (the row is then ambiguous, never matched)."""
-    found = [owners[key] for key in _keys(row) if key in owners]
-    alone = {sid for sids in found if len(sids) == 1 for sid in sids}
-    return alone if alone else {sid for sids in found for sid in sids}
+def _named(row: dict[str, str], owners: dict[str, set[str]]) -> tuple[list[str], set[str]]:
+    """The submissions the row's highest-ranked id names, and every submission any of its ids
+    names: by ids that name one submission alone (one naming two is no evidence for either)."""
+    ranked = sorted((rank, next(iter(owners[key]))) for rank, key in _keys(row)
+                    if key in owners and len(owners[key]) == 1)
+    best = sorted({sid for rank, sid in ranked if rank == ranked[0][0]}) if ranked else []
+    return best, {sid for _rank, sid in ranked}
 
 
 # An id Canvas matches on, such as an SIS id "-0042" or "+1x", must come back as Canvas wrote it:
@@ -146,7 +148,8 @@ def write_canvas(out: Path, students: Sequence[GradeRow], roster: Roster, submis
     gradebook = canvas_gradebook(students, roster, submissions, column)
     write_atomic(out / "canvas.csv", gradebook.text)
     sys.stdout.write(f"Wrote {out / 'canvas.csv'} for Canvas's gradebook import: {gradebook.matched} of "
-                     f"{len(roster.students)} roster students have a submission; the others get 0.\n")
+                     f"{len(roster.students)} roster students have a submission; the others get 0"
+                     f"{', apart from those left blank below' if gradebook.ambiguous else ''}.\n")
     for sid in gradebook.unmatched:
         sys.stderr.write(f"warning: {sid!r} has a submission but no row in {roster_path}; not in canvas.csv.\n")
     for name in gradebook.ambiguous:

@@ -284,8 +284,9 @@ def test_above_the_limit_the_combined_length_becomes_max_norm(student):
     """When the norm is above max_norm, the returned arrays together have length exactly max_norm (an int limit too), however many arrays (up to 12) and entries (up to 1000) there are, whatever their ranks (1-D to 5-D), however small each one is, and however tiny or huge the entries and max_norm (1e-170 to 1e150)."""
     mixed = arrays([0.5, -1.5, 2.0], [[1.0, -2.0], [0.25, 3.0]], [[[1.5, 0.0, -0.5]], [[2.5, 1.0, -1.0]]])
     # The tiny case catches an epsilon added to the norm: invisible at norm 1, 0.02% off at norm 5e-9.
-    # Two have a norm only 2e-8 and 2e-9 above the limit: a threshold (clip past max_norm * (1 + 1e-8)) leaves
-    # them, and their length is then off by more than the 1e-9 a norm may be.
+    # Two have a norm only 2e-8 and 2e-9 above the limit: a threshold (clip past max_norm * (1 + 1e-6), or
+    # past max_norm * (1 + 1e-8) for the second) leaves them, and their length is then off by more than the
+    # 1e-9 a norm may be.
     cases = [(mixed, 2), (mixed, 0.5), (arrays([10.0, -20.0, 5.0], [[-7.5]]), 3.7), (arrays([3e-9], [4e-9]), 1e-9),
              (arrays([3.0], [4.0]), 4.9999999), (arrays([3.0], [4.0]), 4.99999999), *MANY_ARRAYS_ABOVE, *LONG_ARRAYS_ABOVE, *HIGH_RANK_ABOVE,
              *EXTREME_ABOVE]

@@ -538,12 +538,12 @@ def _hidden_candidates(values, depth, dim):
 # norms) correct routes differ by whole units of the last place. An exact 0.0 (norms the spec says
 # reach exactly 0.0) therefore takes 0.0 or a subnormal, never a floor such as 1e-300.
 NORM_FLOOR = float(np.finfo(np.float64).tiny)  # 2.2250738585072014e-308
-# Below about dim * 1e-154 the squares of g's entries are subnormal, and every route through them
+# Below about sqrt(dim) * 1.5e-154 the squares of g's entries are subnormal, and every route through them
 # (np.linalg.norm, a root mean square times sqrt(dim), the squares of g / sqrt(dim)) rounds each one
 # to a whole subnormal unit: norm**2 is then known to dim**2 such units at best, and 1.1e-161 comes
 # out anywhere from 0.94e-161 to 1.1e-161 (a blind round's four correct routes). Norms are compared
-# to that resolution too, on both sides scaled by 2**600 (exact, a power of two) so that the
-# comparison itself does not underflow.
+# to that resolution too (wider than the relative 1e-5 only below about dim * 3.5e-160), on both
+# sides scaled by 2**600 (exact, a power of two) so that the comparison itself does not underflow.
 SQUARES_SCALE = 2.0 ** 600
 SUBNORMAL_UNIT_SCALED = 2.0 ** (2 * 600 - 1074)  # the smallest subnormal, 2**-1074, scaled as a square: 2**126
 

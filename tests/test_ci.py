@@ -273,16 +273,19 @@ def test_classroom_result_leaves_pending_checks_out_and_carries_points_and_messa
 
 def test_classroom_messages_are_one_line_each_so_no_line_of_a_students_text_is_a_workflow_command():
     """The grading reporter prints each message in a step of its own, where our stop-commands does
-    not hold: a message's newline followed by ``::error`` would be read by the runner."""
+    not hold: a message's newline followed by ``::error``, or ``##[error]`` anywhere, would be read
+    by the runner."""
     from autograder.classroom import classroom_result
     from autograder.model import CheckResult, exercise_result, student_result
 
-    forged = "nope\n::error title=Grader::All checks passed\r\n::add-mask::scalar_chain\x85::warning::x"
+    forged = ("nope\n::error title=Grader::All checks passed\r\n::add-mask::scalar_chain\x85::warning::x "
+              "##[error title=Grader]All passed ###[add-mask]x")
     checks = (CheckResult("test_b", "Depth\n::notice::0.", 0.0, 1.0, "failed", message=forged, hint="Look\nagain."),)
     student = student_result("ada", (exercise_result("scalar_chain", "Chain", checks),))
     (test,) = classroom_result(student, passed=False)["tests"]
     for text in (test["name"], test["message"]):
         assert not any(line.lstrip().startswith("::") for line in text.splitlines()[1:]) and len(text.splitlines()) == 1
+        assert "##[" not in text  # the runner's older command form, read anywhere in a line
     assert "All checks passed" in test["message"] and "again." in test["message"]
 
 

@@ -270,3 +270,21 @@ def test_validate_reports_a_mistake_the_diagnosis_misses_and_a_variant_it_names(
     assert f"DIAGNOSIS: {variant.key} was diagnosed as {mistake.name}" in text
     fine = Validation((1,), (), {}, {}, (mistake,), (variant,), (), {mistake.key: (mistake.name,), variant.key: ("",)})
     assert fine.misdiagnosed() == [] and "DIAGNOSIS" not in render_validation(fine)
+
+
+def test_a_results_file_written_when_diagnoses_carried_counts_still_reads():
+    """An out/ graded before the counts were dropped is graded again with a late export, or
+    compared with `diff`: its diagnoses' two numbers are read past, and nothing else unknown is."""
+    from autograder.model import (BatchResult, CheckResult, Diagnosis, ResultsFormatError, batch_from_dict,
+                                  exercise_result, student_result, to_dict)
+
+    check = CheckResult("test_a", "A.", 0.0, 1.0, "failed", "f(1) returned 2.0.")
+    diagnosis = Diagnosis("off_by_one_depth", "one layer too few", "It counts one fewer.", "Count the factors.")
+    batch = BatchResult(1, "process", (student_result("ada", (exercise_result("scalar_chain", "Chain", (check,),
+                                                                              diagnosis=diagnosis),)),))
+    written = json.loads(json.dumps(to_dict(batch)))  # as results.json holds it
+    written["students"][0]["exercises"][0]["diagnosis"].update(matched=12, probes=12)
+    assert batch_from_dict(written).students[0].exercises[0].diagnosis == diagnosis
+    written["students"][0]["exercises"][0]["diagnosis"]["seen"] = 1
+    with pytest.raises(ResultsFormatError):
+        batch_from_dict(written)

@@ -210,3 +210,13 @@ def test_one_submission_named_by_two_rows_gives_its_score_to_neither(tmp_path):
     roster = ROSTER.replace("carterben@school.edu", "s-003@school.edu")
     scores = roster_scores(tmp_path, [grade_row(_student("s-003", 13.0))], [Submission("s-003", tmp_path)], roster)
     assert scores == {"1234": "0", "2345": "", "3456": ""}
+
+
+def test_a_name_slug_that_is_a_classmates_login_costs_neither_their_row(tmp_path):
+    """Honest collisions must not blank a class: Lee Jin's Canvas file name gives the id "leejin",
+    which is also the login of Park Leejin. Each row's Canvas ID names its own student first."""
+    roster = ROSTER + '"Lee, Jin",1111,S-010,jlee@school.edu,Section A,\n"Park, Leejin",5555,S-011,leejin@school.edu,Section A,\n'
+    rows = [grade_row(_student("leejin", 9.0, ("1111",))), grade_row(_student("parkleejin", 7.0, ("5555",)))]
+    submissions = [Submission("leejin", tmp_path, aliases=("1111",)), Submission("parkleejin", tmp_path, aliases=("5555",))]
+    scores = roster_scores(tmp_path, rows, submissions, roster)
+    assert scores == {"1234": "0", "2345": "0", "3456": "0", "1111": "9", "5555": "7"}
