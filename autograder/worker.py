@@ -96,17 +96,11 @@ def _student_traceback(exc: BaseException, filename: str) -> str:
     # The student's frames are picked before any is summarized: extract_tb would work out every
     # frame's column positions (and stat the worker's own files for their lines) first, which
     # made a call that raises cost several times one that returns.
-    frames = [(tb.tb_frame, tb.tb_lineno) for tb in _tracebacks(exc.__traceback__)
-              if tb.tb_frame.f_code.co_filename == filename]
+    frames = [(frame, line) for frame, line in traceback.walk_tb(exc.__traceback__)
+              if frame.f_code.co_filename == filename]
     lines = traceback.format_list(traceback.StackSummary.extract(iter(frames[-5:])))
     lines += traceback.format_exception_only(type(exc), exc)
     return "".join(lines)[-3000:]
-
-
-def _tracebacks(tb):
-    while tb is not None:
-        yield tb
-        tb = tb.tb_next
 
 
 def _error(exc: BaseException, filename: str) -> dict:
