@@ -68,13 +68,13 @@ def test_a_worker_that_cannot_start_leaves_no_file_folder_or_cgroup_behind(monke
 
     create = WorkerCgroup.create
     monkeypatch.setattr(sandbox.WorkerCgroup, "create", recorded)
-    jails = set(Path("/tmp").glob("grader-jail-*"))
+    jails = set(Path("/tmp").glob(f"grader-jail-{os.getpid()}-*"))  # this process grades (jobs=1); the rest of /tmp is not ours
     monkeypatch.setattr(sandbox, "_limit_resources", refuse)  # runs in the child: Popen itself fails
     first = grade(isolation=isolation)
     before = open_files()
     again = grade(isolation=isolation)
     assert open_files() == before  # not one more pipe, arena or log file for the second batch of failed starts
-    assert set(Path("/tmp").glob("grader-jail-*")) == jails
+    assert set(Path("/tmp").glob(f"grader-jail-{os.getpid()}-*")) == jails
     assert [folder for folder in made if folder.exists()] == []
     for result in (first, again):
         statuses = {t.status for e in result.exercises for t in e.tests}
