@@ -338,6 +338,7 @@ def _user_tasks() -> int:
     return tasks
 
 
+@pytest.mark.alone  # the limit is set from every process of the user, the other test worker's included
 @pytest.mark.skipif(os.geteuid() == 0, reason="root is not bound by RLIMIT_NPROC")
 def test_a_user_process_limit_too_low_to_grade_is_refused_before_anyone_is_graded(tmp_path):
     limit = _user_tasks() + 8  # the new grader and its thread, and fewer than grading needs
