@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import os
 import resource
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from autograder import sandbox
+from autograder import jails, sandbox
 from autograder.cgroup import WorkerCgroup
 from autograder.model import Status
 from autograder.runner import grade_batch
@@ -26,6 +27,12 @@ MODES = [mode for mode in sandbox.ISOLATIONS if mode == "process" or sandbox.bub
 
 def open_files() -> int:
     return len(os.listdir("/proc/self/fd"))
+
+
+def own_jails() -> set[Path]:
+    """The jails this process made: it grades with jobs=1, and a jail carries its maker's pid. Other
+    graders (the suite's other worker) make jails of their own meanwhile."""
+    return set(Path(tempfile.gettempdir()).glob(f"{jails.PREFIX}{os.getpid()}-*"))
 
 
 def grade(**overrides):
@@ -68,13 +75,13 @@ def test_a_worker_that_cannot_start_leaves_no_file_folder_or_cgroup_behind(monke
 
     create = WorkerCgroup.create
     monkeypatch.setattr(sandbox.WorkerCgroup, "create", recorded)
-    jails = set(Path("/tmp").glob(f"grader-jail-{os.getpid()}-*"))  # this process grades (jobs=1); the rest of /tmp is not ours
+    left = own_jails()
     monkeypatch.setattr(sandbox, "_limit_resources", refuse)  # runs in the child: Popen itself fails
     first = grade(isolation=isolation)
     before = open_files()
     again = grade(isolation=isolation)
     assert open_files() == before  # not one more pipe, arena or log file for the second batch of failed starts
-    assert set(Path("/tmp").glob(f"grader-jail-{os.getpid()}-*")) == jails
+    assert own_jails() == left
     assert [folder for folder in made if folder.exists()] == []
     for result in (first, again):
         statuses = {t.status for e in result.exercises for t in e.tests}
