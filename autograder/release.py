@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import shutil
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,9 +22,15 @@ from .model import PENDING_LABEL, load_course
 from .sandbox import Limits
 
 # The workflows let a course repository made from the release grade pull requests (and Classroom pushes).
-SHIPPED_FILES = ("grade.py", "pyproject.toml", ".github/workflows/grade.yml", "ci/classroom.yml")
+SHIPPED_FILES = ("grade.py", ".github/workflows/grade.yml", "ci/classroom.yml")
 SHIPPED_DIRS = ("exercises", "templates", "autograder")
 GRADER_FILES = ("course.toml", "pytest.ini")
+
+
+# The kit's own test suite's settings (its folder, two workers): a release has no tests/, and
+# every way it grades passes graders/pytest.ini, so a bare `pytest` there must not meet them.
+SUITE_TABLE = "tool.pytest.ini_options"
+TABLE_HEADER = re.compile(r"^\[\[?\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]\]?\s*(#.*)?$")
 
 
 @dataclass(frozen=True)
@@ -116,6 +124,24 @@ a function that loops forever or crashes costs that check, never the others.
 """
 
 
+def without_suite_settings(pyproject: str) -> str:
+    """``pyproject`` as written, less the :data:`SUITE_TABLE` table (its header to the next one)."""
+    kept, inside = [], False
+    for line in pyproject.splitlines(keepends=True):
+        header = TABLE_HEADER.match(line)
+        if header:
+            inside = header.group(1).replace(" ", "") == SUITE_TABLE
+        if not inside:
+            kept.append(line)
+    text = "".join(kept)
+    expected = tomllib.loads(pyproject)
+    expected.get("tool", {}).pop("pytest", None)
+    if tomllib.loads(text) != {k: v for k, v in expected.items() if v != {} or k != "tool"}:
+        raise GradeError("pyproject.toml's [tool.pytest.ini_options] could not be cut out cleanly; "
+                         "keep it a table of its own, after its header.")
+    return text
+
+
 def build_release(root: Path, out: Path) -> dict[str, list[dict]]:
     """Write the student distribution of the kit at ``root`` into ``out``; returns the manifest."""
     if out.exists() and any(out.iterdir()):
@@ -127,6 +153,8 @@ def build_release(root: Path, out: Path) -> dict[str, list[dict]]:
     for name in SHIPPED_FILES:
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(root / name, out / name)
+    (out / "pyproject.toml").write_text(without_suite_settings((root / "pyproject.toml").read_text(encoding="utf-8")),
+                                        encoding="utf-8")
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
     for name in SHIPPED_DIRS:
         shutil.copytree(root / name, out / name, ignore=ignore)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from autograder.errors import GradeError
-from autograder.release import build_release, strip_hidden
+from autograder.release import build_release, strip_hidden, without_suite_settings
 from conftest import COURSE, GRADERS, ROOT, SOLUTIONS, VARIANTS
 
 pytestmark = pytest.mark.host  # its outcome depends on the host: CI runs it again as a new user
@@ -155,6 +155,37 @@ def test_check_works_in_a_fresh_copy_of_the_release(release, tmp_path):
     assert len(pending) == sum(len(v) for v in manifest.values()) > 0
     assert results["score"] == results["max_score"] > 0
     assert results["pending_points"] == sum(h["points"] for v in manifest.values() for h in v)
+
+
+def test_the_release_pyproject_is_the_kits_without_the_kits_own_test_settings(release):
+    import tomllib
+
+    kit = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    shipped = tomllib.loads((release / "pyproject.toml").read_text())
+    assert "-n 2" in kit["tool"]["pytest"]["ini_options"]["addopts"]  # what a release must not carry
+    del kit["tool"]["pytest"]
+    assert shipped == kit
+
+
+def test_the_command_graders_pytest_ini_gives_grades_the_stubs_in_a_release(release, tmp_path):
+    # The release carries no pytest settings of the kit's (its tests/ folder, two xdist workers):
+    # the command its graders' pytest.ini documents runs there as written.
+    copy = tmp_path / "copy"
+    shutil.copytree(release, copy)
+    comment = (copy / "graders" / "pytest.ini").read_text().splitlines()[0]
+    command = re.search(r"`(pytest [^`]*)`", comment).group(1).replace("DIR", "exercises").split()
+    completed = subprocess.run([sys.executable, "-m", *command], cwd=copy, capture_output=True, text=True,
+                               timeout=300)
+    assert completed.returncode == 1, completed.stdout[-2000:] + completed.stderr[-2000:]
+    assert "NotImplementedError" in completed.stdout and " passed" not in completed.stdout.splitlines()[-1]
+
+
+def test_a_pytest_table_the_release_cannot_cut_out_is_refused():
+    inline = '[project]\nname = "kit"\n\n[tool]\npytest = { ini_options = { addopts = "-n 2" } }\n'
+    with pytest.raises(GradeError, match="could not be cut out"):
+        without_suite_settings(inline)
+    spaced = '[project]\nname = "kit"\n\n[ tool.pytest.ini_options ]  # ours\naddopts = "-n 2"\n[tool.x]\ny = 1\n'
+    assert without_suite_settings(spaced) == '[project]\nname = "kit"\n\n[tool.x]\ny = 1\n'
 
 
 def test_validate_and_release_refuse_to_run_inside_a_release(release, tmp_path):
