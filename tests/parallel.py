@@ -7,10 +7,15 @@ that module's others on one worker, so the grading runs once; the tests that rea
 wherever a worker is free. The slowest groups are handed out first: one of them started last would
 leave a worker idle while the other finishes it.
 
-A test marked ``alone`` counts what every process of the user holds (RLIMIT_NPROC counts them all):
-while it runs, no test runs on the other worker. Each test takes a shared lock, an ``alone`` test an
-exclusive one, both through a turnstile, so that a test waiting to run alone is not kept waiting
-for ever by the other worker's stream of short tests.
+While a test marked ``alone`` runs, no test runs on the other worker. Two kinds need it:
+- a test that counts what every process of the user holds (RLIMIT_NPROC counts them all);
+- a test that grades code which runs until a limit stops it, and compares the outcome exactly with
+  another grading: the CPU limit should stop such a call, but with the other worker's grading
+  beside it the call may get so little of a core that the wall-clock backstop or the exercise's
+  budget stops it first, in one of the two gradings only.
+Each test takes a shared lock, an ``alone`` test an exclusive one, both through a turnstile, so
+that a test waiting to run alone is not kept waiting for ever by the other worker's stream of
+short tests.
 """
 
 from __future__ import annotations

@@ -21,9 +21,14 @@ from autograder import runner, sandbox, shard, zygote
 from autograder.catalogue import Kind, compose, load_entries
 from autograder.model import host_failed, to_dict
 from conftest import CATALOGUE, ROOT, SOLUTIONS, settings
-from test_zygote import ZYGOTE_MODES, planting_submission, reproducible, scores
+from test_zygote import ZYGOTE_MODES, assert_graded_alike, planting_submission, reproducible, scores
 
 ATTACKS = ("sleep_forever", "zygote_tamper", "exit_at_import")  # a hang, a tamperer, a file that does not import
+# The class is graded twice and compared exactly, and one of its students (hana_sato) loops until
+# 3 s of CPU time stop each call, under a 13 s wall-clock backstop and a 60 s budget per exercise.
+# With the suite's other worker grading hostile code beside it on two cores, such a call could get
+# under a quarter of a core: the wall clock, not the CPU limit, would stop it in one grading only.
+# So the tests that grade the class (the first one builds the `alone` fixture) run alone.
 
 
 @pytest.fixture(scope="module")
@@ -76,18 +81,20 @@ def sessions(monkeypatch) -> list[str]:
     return graded
 
 
+@pytest.mark.alone  # see the note at ATTACKS
 def test_one_session_grades_a_whole_class_as_one_session_per_student_does(students, alone, sessions):
     done: list[str] = []
     results = runner.grade_shard(students, settings(seed=1), lambda result: done.append(result.id))
     assert sessions == []  # no student needed a session of its own
     assert done == [sid for sid, _folder in students]
-    assert [reproducible(to_dict(r)) for r in results] == alone
+    assert_graded_alike([reproducible(to_dict(r)) for r in results], alone)
     first, again = (next(reproducible(to_dict(r)) for r in results if r.id == sid) for sid in ("eli_novak", "eli_again"))
     assert {**first, "id": ""} == {**again, "id": ""}
     assert any(t["status"] == "timeout" for r in alone if r["id"] == "sleep_forever"
                for e in r["exercises"] for t in e["tests"])
 
 
+@pytest.mark.alone  # see the note at ATTACKS
 def test_a_pool_of_shards_grades_as_one_session_per_student_does(students, alone, sessions):
     picked = [i for i, (sid, _folder) in enumerate(students)
               if sid in {"amara_okafor", "hana_sato", "gus_mueller", "mistake", "sleep_forever", "zygote_tamper"}]
@@ -96,7 +103,7 @@ def test_a_pool_of_shards_grades_as_one_session_per_student_does(students, alone
     results = runner.grade_batch(chosen, settings(seed=1, shard_size=2), jobs=2,
                                  on_done=lambda result: done.append(result.id))
     assert sorted(done) == sorted(sid for sid, _folder in chosen)  # each once, as soon as it was known
-    assert [reproducible(to_dict(r)) for r in results] == [alone[i] for i in picked]
+    assert_graded_alike([reproducible(to_dict(r)) for r in results], [alone[i] for i in picked])
 
 
 @pytest.mark.parametrize("mode", ZYGOTE_MODES)

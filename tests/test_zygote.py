@@ -259,6 +259,7 @@ def test_a_forked_worker_cannot_reach_into_the_zygote(mode, tmp_path):
     assert not any("RuntimeError" in m for m in messages), messages
 
 
+@pytest.mark.alone  # its CPU-bound timeouts meet the wall clock: the other worker's load must not move them
 def test_the_new_design_and_the_old_one_grade_the_sample_class_identically():
     """New: workers forked from one warm sandbox, shards of students per session, every check's
     calls sent at once from the scripts. Old: a fresh sandbox per exercise, a session per student,
@@ -267,7 +268,28 @@ def test_the_new_design_and_the_old_one_grade_the_sample_class_identically():
     base = settings()
     fresh = runner.grade_batch(students, replace(base, workers="fresh", shard_size=1, use_scripts=False), jobs=2)
     forked = runner.grade_batch(students, replace(base, workers="zygote", shard_size=8), jobs=2)
-    assert [reproducible(to_dict(r)) for r in forked] == [reproducible(to_dict(r)) for r in fresh]
+    assert_graded_alike([reproducible(to_dict(r)) for r in forked], [reproducible(to_dict(r)) for r in fresh])
+
+
+def differences(got: list[dict], expected: list[dict]) -> list[str]:
+    """Where two gradings of the same students part, one line per check: who, which check, and
+    what each gave. Read before the whole results are compared, so that a failure names the
+    student and the check instead of ending in a diff too long to show."""
+    lines = [f"students: {[s['id'] for s in got]} against {[s['id'] for s in expected]}"] \
+        if [s["id"] for s in got] != [s["id"] for s in expected] else []
+    for mine, theirs in zip(got, expected):
+        checks = {(e["name"], t["name"]): t for e in theirs["exercises"] for t in e["tests"]}
+        for exercise in mine["exercises"]:
+            for test in exercise["tests"]:
+                other = checks.get((exercise["name"], test["name"]), {})
+                said = [(k, test.get(k), other.get(k)) for k in ("status", "score", "message") if test.get(k) != other.get(k)]
+                lines += [f"{mine['id']} {exercise['name']}::{test['name']} {k}: {a!r} against {b!r}" for k, a, b in said]
+    return lines
+
+
+def assert_graded_alike(got: list[dict], expected: list[dict]) -> None:
+    assert differences(got, expected) == []
+    assert got == expected
 
 
 def reproducible(student: dict) -> dict:
