@@ -142,7 +142,8 @@ def prove_graders(graders_dir: Path) -> None:
 
     collected, interrupt = _Collected(), InterruptWatch()
     args = [str(graders_dir), f"-c={graders_dir / 'pytest.ini'}", f"--rootdir={graders_dir}", "--collect-only",
-            "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-W", "ignore::pytest.PytestAssertRewriteWarning"]
+            "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:benchmark",
+            "-W", "ignore::pytest.PytestAssertRewriteWarning"]
     claim_grader_modules(graders_dir)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         pytest.main(args, plugins=[collected, interrupt])

@@ -50,8 +50,9 @@ def pytest_args(targets: list[str], submission: Path, settings: Settings) -> lis
         # Its end of session runs gc.collect five times, about 0.3 s of every session with numpy
         # loaded; an exception nobody could raise (in __del__, say) never decides a verdict here.
         "-p", "no:unraisableexception",
-        # The kit's own test suite runs under pytest-xdist; a grading session has no use for it.
-        "-p", "no:xdist",
+        # The kit's own test suite runs under pytest-xdist; a grading session has no use for it, nor for
+        # pytest-benchmark where it is installed beside the kit (it times nothing here, and warns under xdist).
+        "-p", "no:xdist", "-p", "no:benchmark",
         "-W", "ignore::pytest.PytestAssertRewriteWarning",
         "--json-report-omit", "keywords", "streams", "log", "traceback", "warnings",
         f"--submission={submission}", f"--grade-seed={settings.seed}", f"--isolation={settings.isolation}",
