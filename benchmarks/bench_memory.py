@@ -12,8 +12,10 @@ run with ``--only`` one student then keeps N - 1 students from the results.json 
 
 The figure is the grading process's own peak RSS (VmHWM of /proc/self/status, read at its end in
 the same process), not its workers'. ``ru_maxrss`` would not do: Linux keeps it across an exec,
-so a child's includes whatever its parent held when it started. ``--code TREE`` measures another copy of the kit (for
-example ``git archive 8f77b07 | tar -x -C /tmp/before``), whose store is then made by that copy, since
+so a child's includes whatever its parent held when it started. The CPU printed beside the
+writing run is that run's and its waited-for processes' (getrusage of the children): what writing
+the outputs costs. ``--code TREE`` measures another copy of the kit (for example
+``git archive 8f77b07 | tar -x -C /tmp/before``), whose store is then made by that copy, since
 the kit's own sources are part of a result's key. Figures only, never asserted in a test.
 """
 
@@ -23,6 +25,7 @@ import argparse
 import hashlib
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -41,17 +44,23 @@ MEASURE = ("import re, sys\nfrom autograder import cli\ncode = cli.main(sys.argv
            "print('maxrss', re.search(r'VmHWM:\\s*(\\d+) kB', status).group(1), file=sys.stderr)\nsys.exit(code)\n")
 
 
-def grade(code: Path, *argv: str) -> tuple[float, int]:
-    """Wall seconds and peak RSS in KiB of one `grade.py grade` run of the kit in ``code``."""
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def grade(code: Path, *argv: str) -> tuple[float, int, float]:
+    """Wall seconds, peak RSS in KiB and CPU seconds (the run and the processes it waited for) of
+    one `grade.py grade` run of the kit in ``code``."""
     env = {**os.environ, "PYTHONPATH": str(code)}
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), children_cpu()
     done = subprocess.run([sys.executable, "-c", MEASURE, "grade", *argv], cwd=code, env=env,
                           capture_output=True, text=True)
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, children_cpu() - cpu
     if done.returncode != 0:
         raise SystemExit(f"grade failed ({done.returncode}): {done.stderr[-2000:]}")
     rss = [line for line in done.stderr.splitlines() if line.startswith("maxrss ")]
-    return wall, int(rss[-1].split()[1])
+    return wall, int(rss[-1].split()[1]), cpu
 
 
 def _record(store: Path, student_id: str) -> Path:
@@ -82,17 +91,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-memory-") as work:
         work = Path(work)
         template = work / "template"
-        wall, rss = grade(code, str(SAMPLE), "--out", str(template), *TERMS)
+        wall, rss, _cpu = grade(code, str(SAMPLE), "--out", str(template), *TERMS)
         print(f"sample class ({len(list(SAMPLE.iterdir()))} entries) graded in {wall:.1f} s; peak RSS {rss / 1024:.0f} MiB")
         for size in args.sizes:
             submissions, out = work / f"class{size}", work / f"out{size}"
             make_class(template, size, submissions, out)
-            wall, rss = grade(code, str(submissions), "--out", str(out), *TERMS)
+            wall, rss, cpu = grade(code, str(submissions), "--out", str(out), *TERMS)
             rows = (out / "gradebook.csv").read_text(encoding="utf-8").count("\n") - 1
             assert rows == size, rows  # results.json is not parsed here: this process's memory stays small
             only = sorted(p.name for p in submissions.iterdir())[0]
-            wall_kept, rss_kept = grade(code, str(submissions), "--out", str(out), "--only", only, *TERMS)
-            print(f"N = {size:5d}: write every output {wall:6.1f} s, peak RSS {rss / 1024:6.0f} MiB; "
+            wall_kept, rss_kept, _cpu = grade(code, str(submissions), "--out", str(out), "--only", only, *TERMS)
+            print(f"N = {size:5d}: write every output {wall:6.1f} s ({cpu / size * 1000:.0f} ms CPU a student), "
+                  f"peak RSS {rss / 1024:6.0f} MiB; "
                   f"regrade one, keep {size - 1}: {wall_kept:6.1f} s, peak RSS {rss_kept / 1024:6.0f} MiB; "
                   f"results.json {(out / 'results.json').stat().st_size / 2**20:.1f} MiB")
             shutil.rmtree(submissions)
