@@ -4,7 +4,9 @@ A worker's report of what its arguments hold after a call is written by the stud
 interpreter, so it can lie. For a call made with ``return_args=True`` the client puts every
 array argument in a memory file it created and passed to the worker at start; the worker gives
 the student arrays that live in that memory, and after the call the client reads the bytes back
-itself. An edit in place is then seen by the grader whatever the worker reports. What the
+itself. An edit in place still there when the reply comes is then seen by the grader whatever the
+worker reports (one undone by the student's own code after their function returned, from a thread
+or a patched worker, is not: see the README's security model). What the
 memory cannot show is the containers around the arrays (a list whose slot was reassigned): for
 those the worker's report is kept, and it can only ever make a call look *more* changed.
 
