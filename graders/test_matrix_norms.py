@@ -409,10 +409,11 @@ def test_each_layer_scales_the_norm_by_about_std_sqrt_dim(student):
 def test_small_weights_make_the_gradient_vanish(student):
     """As in the spec's example: with weight_std 0.01, dim 64 and default_rng(0) the last of 20 layers' norms is under 1e-18."""
     norms, call = norms_of(student, 20, 64, 0.01, 0, length=21)
-    if not (norms[-1] < 1e-18):
+    # Vanishing is a fall from the start, so a list that is small from its first norm on does not show it.
+    if not (norms[-1] < 1e-18 and norms[-1] < 1e-10 * norms[0]):
         fail(f"{call} ended at {norms[-1]:.4g} from a start of {norms[0]:.4g}; with weights this small each layer "
-             "multiplies the norm by about 0.01 * sqrt(64) = 0.08, so 20 layers should leave under 1e-18 "
-             "(about 8 * 0.08 ** 20 = 1e-21).",
+             "multiplies the norm by about 0.01 * sqrt(64) = 0.08, so 20 layers should shrink it by a factor of about "
+             "0.08 ** 20 = 1e-22, to under 1e-18 (about 8 * 0.08 ** 20 = 1e-21).",
              "Let the product build up: multiply by each layer's matrix, never rescale the gradient in between, and "
              "scale the weights by weight_std.")
 
@@ -421,10 +422,11 @@ def test_small_weights_make_the_gradient_vanish(student):
 def test_large_weights_make_the_gradient_explode(student):
     """As in the spec's example: with weight_std 1.0, dim 64 and default_rng(0) the last of 20 layers' norms is over 1e15."""
     norms, call = norms_of(student, 20, 64, 1.0, 0, length=21)
-    if not (norms[-1] > 1e15):
+    # Exploding is a growth from the start, so a list that is large from its first norm on does not show it.
+    if not (norms[-1] > 1e15 and norms[-1] > 1e10 * norms[0]):
         fail(f"{call} ended at {norms[-1]:.4g} from a start of {norms[0]:.4g}; with weights this large each layer "
-             "multiplies the norm by about 1.0 * sqrt(64) = 8, so 20 layers should grow it past 1e15 "
-             "(about 8 ** 20 = 1e18), with no cap.",
+             "multiplies the norm by about 1.0 * sqrt(64) = 8, so 20 layers should grow it by a factor of about "
+             "8 ** 20 = 1e18, past 1e15, with no cap.",
              "A layer acts by a matrix-vector product, not an element-wise one, and the gradient is never rescaled "
              "between layers.")
 
