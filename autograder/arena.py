@@ -132,17 +132,93 @@ def resolve_reported(observed: list[np.ndarray]):
     return resolve
 
 
+@dataclass(frozen=True)
+class Swapped:
+    """What a slot of a list, tuple or dict argument holds after the call where it held an array the
+    grader placed and now holds another object of the very same values: another of the arrays passed
+    in, or a new array (``grads[:] = copies``, ``grads.reverse()``). Values alone cannot show it, and
+    it is not an ndarray, so every check that an input came back unchanged fails on it; ``held``
+    says what the slot holds, as the student reads it."""
+
+    held: str
+
+    def __repr__(self) -> str:
+        return self.held
+
+
+def arguments_after(sent: list | dict, reported: object, where: dict[int, int], slots: list[Slot],
+                    observed: list[np.ndarray]) -> object:
+    """:func:`after_call` over a call's positional (a list) or keyword (a dict) arguments, each of
+    which is an argument of its own, not an item of a container the student was handed."""
+    if isinstance(sent, list) and isinstance(reported, list) and len(reported) == len(sent):
+        return [after_call(s, r, where, slots, observed) for s, r in zip(sent, reported)]
+    if isinstance(sent, dict) and isinstance(reported, dict) and reported.keys() == sent.keys():
+        return {key: after_call(sent[key], reported[key], where, slots, observed) for key in sent}
+    return reported
+
+
 def after_call(sent: object, reported: object, where: dict[int, int], slots: list[Slot],
-               observed: list[np.ndarray]) -> object:
+               observed: list[np.ndarray], within: list | tuple | dict | None = None) -> object:
     """An argument as it stands after the call: the grader's own observation of every array it
-    placed wherever that array changed, and the worker's report for everything else."""
+    placed wherever that array changed, and the worker's report for everything else. ``within`` is
+    the container ``sent`` is an item of: there a slot the report says holds another object is a
+    slot the student filled anew, whatever its values."""
     if isinstance(sent, np.ndarray) and id(sent) in where:
         k = where[id(sent)]
         if observed[k].tobytes(order=slots[k].order) != slots[k].sent:
             return observed[k]  # edited in place: seen from outside, whatever the report says
+        if within is not None and reported is not observed[k]:
+            return _swapped(reported, within, where, slots[k], observed)
         return reported
     if isinstance(sent, (list, tuple)) and type(reported) is type(sent) and len(reported) == len(sent):
-        return type(sent)(after_call(s, r, where, slots, observed) for s, r in zip(sent, reported))
+        return type(sent)(after_call(s, r, where, slots, observed, sent) for s, r in zip(sent, reported))
     if isinstance(sent, dict) and isinstance(reported, dict) and reported.keys() == sent.keys():
-        return {key: after_call(sent[key], reported[key], where, slots, observed) for key in sent}
+        return {key: after_call(sent[key], reported[key], where, slots, observed, sent) for key in sent}
     return reported
+
+
+def _swapped(reported: object, within: list | tuple | dict, where: dict[int, int], slot: Slot,
+             observed: list[np.ndarray]) -> object:
+    """A slot's new content, marked :class:`Swapped` where its values alone would pass for the array sent."""
+    for place, item in (within.items() if isinstance(within, dict) else enumerate(within)):
+        if isinstance(item, np.ndarray) and id(item) in where and observed[where[id(item)]] is reported:
+            return Swapped(f"the array passed in at {place!r}" if isinstance(within, dict)
+                           else f"the array passed in as item {place}")
+    if (isinstance(reported, np.ndarray) and reported.shape == slot.shape and reported.dtype.str == slot.dtype
+            and reported.tobytes(order=slot.order) == slot.sent):
+        return Swapped("another array holding the same values")
+    return reported  # other values: they show the change themselves
+
+
+def held_before(argument: object) -> object:
+    """A container argument's items as the call found them, with each array's bytes (for :func:`mark_swaps`)."""
+    if isinstance(argument, dict):
+        return {key: (item, item.tobytes() if isinstance(item, np.ndarray) else None) for key, item in argument.items()}
+    if isinstance(argument, (list, tuple)):
+        return [(item, item.tobytes() if isinstance(item, np.ndarray) else None) for item in argument]
+    return None
+
+
+def mark_swaps(before: object, now: object, after: object) -> object:
+    """``after`` (the argument ``now`` as a worker would report it) with every slot marked as
+    :func:`after_call` marks it, where the objects themselves are at hand: a catalogue mistake run
+    in the grader's own process (diagnose.py), so that it and a student who makes it read alike.
+    ``before`` is :func:`held_before` of the argument at the call."""
+    if before is None or type(after) is not type(now) or len(now) != len(before) or (
+            isinstance(now, dict) and now.keys() != before.keys()):
+        return after
+    places = list(before) if isinstance(before, dict) else range(len(before))
+    marked = dict(after) if isinstance(after, dict) else list(after)
+    for place in places:
+        was, was_bytes = before[place]
+        item = now[place]
+        if not isinstance(was, np.ndarray) or item is was or was.tobytes() != was_bytes:
+            continue
+        moved = [other for other in places if before[other][0] is item and other != place]
+        if moved:
+            marked[place] = Swapped(f"the array passed in at {moved[0]!r}" if isinstance(before, dict)
+                                    else f"the array passed in as item {moved[0]}")
+        elif isinstance(item, np.ndarray) and item.shape == was.shape and item.dtype == was.dtype and \
+                item.tobytes() == was_bytes:
+            marked[place] = Swapped("another array holding the same values")
+    return type(after)(marked) if isinstance(after, tuple) else marked

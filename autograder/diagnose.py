@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import codec, draws
+from . import arena, codec, draws
 from .catalogue import Entry, Kind, compose, load_entries
 from .model import Diagnosis
 from .probes import Probe, builtin_ancestor
@@ -157,6 +157,7 @@ def _run(namespace: dict, probe: Probe) -> dict:
 
     args = [materialize(a) for a in copy.deepcopy(probe.args)]
     kwargs = {k: materialize(v) for k, v in copy.deepcopy(probe.kwargs).items()}
+    held = {id(a): arena.held_before(a) for a in (*args, *kwargs.values())}
     function = namespace.get(probe.function)
     if not callable(function):
         return {"raised": ("AttributeError", "builtins.AttributeError")}
@@ -169,9 +170,13 @@ def _run(namespace: dict, probe: Probe) -> dict:
         return {"raised": (type(exc).__name__, builtin_ancestor(lineage)), "draws": _logs(logs)}
     result = {"value": _through_codec(value), "draws": _logs(logs), "warned": bool(caught)}
     if probe.return_args:
-        result["args_after"] = _through_codec([a for a in args if not isinstance(a, np.random.Generator)])
-        result["kwargs_after"] = _through_codec({k: v for k, v in kwargs.items()
-                                                 if not isinstance(v, np.random.Generator)})
+        sent_args = [a for a in args if not isinstance(a, np.random.Generator)]
+        sent_kwargs = {k: v for k, v in kwargs.items() if not isinstance(v, np.random.Generator)}
+        after_args, after_kwargs = _through_codec(sent_args), _through_codec(sent_kwargs)
+        result["args_after"] = [arena.mark_swaps(held.get(id(a)), a, reported) for a, reported in
+                                zip(sent_args, after_args)] if isinstance(after_args, list) else after_args
+        result["kwargs_after"] = {k: arena.mark_swaps(held.get(id(v)), v, after_kwargs[k]) for k, v in
+                                  sent_kwargs.items()} if isinstance(after_kwargs, dict) else after_kwargs
     return result
 
 

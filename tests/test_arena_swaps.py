@@ -1,0 +1,97 @@
+"""A list argument's slots after a call: refilled or reordered slots are a change, whatever their values.
+
+The grader reads placed arrays back itself (autograder.arena); what a slot of the caller's list
+holds is the worker's report, which names a placed array it still finds there. A slot the student
+filled anew (``grads[:] = copies``) or reordered (``grads.reverse()``) holds equal values, so only
+the names show it. The same edits made by a catalogue mistake in the grader's own process must read
+alike (diagnose.py), or the mistake could never be named.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from autograder import arena
+from autograder.arena import Swapped
+from autograder.checks import unchanged
+
+
+def placed(args):
+    """The call's arrays placed as the client places them, read back unchanged."""
+    _encoded_args, _encoded_kwargs, slots, where = arena.layout(args, {}, 1 << 20)
+    observed = arena.as_arrays(slots, tuple(slot.sent for slot in slots))
+    return slots, where, observed
+
+
+def after(args, reported_list):
+    slots, where, observed = placed(args)
+    return arena.arguments_after(args, [reported_list(observed)], where, slots, observed)[0]
+
+
+def grads():
+    return [np.array([3.0, 4.0]), np.array([[1.0, 2.0], [0.5, -1.0]]), np.array([3.0, 4.0])]
+
+
+def test_a_list_whose_slots_still_name_their_arrays_is_unchanged():
+    sent = grads()
+    now = after([sent], lambda observed: [observed[0], observed[1], observed[2]])
+    assert all(unchanged(n, was) for n, was in zip(now, sent))
+
+
+def test_a_slot_refilled_with_an_equal_copy_is_a_change():
+    sent = grads()
+    now = after([sent], lambda observed: [observed[0], observed[1].copy(), observed[2]])
+    assert now[1] == Swapped("another array holding the same values")
+    assert not unchanged(now[1], sent[1]) and unchanged(now[0], sent[0])
+
+
+def test_a_reordered_list_names_the_array_each_slot_now_holds():
+    sent = grads()  # items 0 and 2 hold equal values: only the names tell them apart
+    now = after([sent], lambda observed: [observed[2], observed[1], observed[0]])
+    assert now == [Swapped("the array passed in as item 2"), now[1], Swapped("the array passed in as item 0")]
+    assert unchanged(now[1], sent[1])
+
+
+def test_a_slot_refilled_with_other_values_shows_those_values():
+    sent = grads()
+    now = after([sent], lambda observed: [observed[0] * 2, observed[1], observed[2]])
+    assert isinstance(now[0], np.ndarray) and now[0].tolist() == [6.0, 8.0]
+
+
+def test_an_argument_itself_reported_by_value_is_not_a_swap():
+    """Only a container's slots can be refilled: the worker reports an argument by value when its
+    layout changed, and equal bytes there are no change at all."""
+    x = np.array([1.0, 2.0])
+    slots, where, observed = placed([x])
+    now = arena.arguments_after([x], [observed[0].copy()], where, slots, observed)
+    assert unchanged(now[0], x)
+
+
+def test_an_edit_in_place_is_seen_before_any_swap():
+    sent = grads()
+    slots, where, observed = placed([sent])
+    edited = tuple(slot.sent if k != 0 else np.array([0.0, 4.0]).tobytes() for k, slot in enumerate(slots))
+    seen = arena.as_arrays(slots, edited)
+    now = arena.arguments_after([sent], [[seen[0].copy(), seen[1], seen[2]]], where, slots, seen)[0]
+    assert now[0].tolist() == [0.0, 4.0]
+
+
+@pytest.mark.parametrize("edit", [
+    lambda g: g.__setitem__(slice(None), [np.array(a) for a in g]),
+    lambda g: g.reverse(),
+    lambda g: g.__setitem__(0, g[0] * 2),
+    lambda g: None,
+], ids=["refilled", "reversed", "other values", "untouched"])
+def test_a_mistake_run_in_the_graders_process_reads_as_a_worker_report_does(edit):
+    sent = grads()
+    local = [g.copy() for g in sent]
+    held = arena.held_before(local)
+    slots, where, observed = placed([sent])
+    names = {id(g): k for k, g in enumerate(local)}
+    edit(local)
+    reported = [observed[names[id(g)]] if id(g) in names else g for g in local]
+    from_worker = arena.arguments_after([sent], [reported], where, slots, observed)[0]
+    in_process = arena.mark_swaps(held, local, [np.array(g) for g in local])
+    assert [repr(v) if isinstance(v, Swapped) else v.tolist() for v in in_process] == \
+        [repr(v) if isinstance(v, Swapped) else v.tolist() for v in from_worker]
