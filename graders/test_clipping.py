@@ -369,6 +369,9 @@ def test_under_the_limit_the_values_are_unchanged(student):
     expect_unchanged(student, arrays([[0.1, -0.2], [0.3, 0.4]], [0.5]), 1.0, hint)
     expect_unchanged(student, arrays([3.0, 4.0]), 10.0, hint)
     expect_unchanged(student, arrays([[[0.25]], [[-0.5]]], [1.5, -2.0]), 3.5, hint)
+    # max_norm may be any positive number: its square overflows a float past 1.3e154 (and ** raises)
+    expect_unchanged(student, arrays([3.0, 4.0]), 1e200, hint)
+    expect_unchanged(student, arrays([1e150], [[-2e150, 3e149]]), 1.7e308, hint)
     for grads, max_norm in JUST_UNDER + MANY_ARRAYS_UNDER + LONG_ARRAYS_UNDER:
         expect_unchanged(student, grads, max_norm, hint)
     expect_clipped_when_over(student, arrays([3.0, 4.0]), hint)
