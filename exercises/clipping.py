@@ -21,7 +21,7 @@ def clip_by_global_norm(grads: list[np.ndarray], max_norm: float) -> tuple[list[
     """Scale a list of gradient arrays so that their combined length is at most `max_norm`.
 
     Inputs (passed by position):
-        grads: a non-empty list of float arrays, one per layer, of any shapes and ranks (1-D,
+        grads: a non-empty list of float64 arrays, one per layer, of any shapes and ranks (1-D,
             2-D, 3-D, 4-D, 5-D, mixed) and any memory layout (a transposed array, or one in
             Fortran order, holds the same numbers), with entries from tiny (1e-150) to huge (1e150).
             An array may hold no entries at all (shape (0,) or (2, 0)): it adds nothing to the

@@ -372,7 +372,7 @@ def test_draws_a_fresh_matrix_for_every_layer(student):
                  "Draw every layer's matrix from the rng argument.")
         matrices = drawn / (dim * dim)
         what = (f"{plural(matrices, 'matrix', 'matrices')} of {dim}x{dim} ({drawn} values)"
-                if matrices == int(matrices) else f"{drawn} values, not a whole number of {dim}x{dim} matrices,")
+                if matrices == int(matrices) else f"{plural(drawn, 'value')}, not a whole number of {dim}x{dim} matrices,")
         if drawn < expected and matrices == 1:
             hint = "One matrix was drawn and reused: draw a new W inside the loop, once per layer."
         elif drawn < expected:
