@@ -222,3 +222,57 @@ def mark_swaps(before: object, now: object, after: object) -> object:
                 item.tobytes() == was_bytes:
             marked[place] = Swapped("another array holding the same values")
     return type(after)(marked) if isinstance(after, tuple) else marked
+
+
+def placed_arrays(args: object, kwargs: object, where: dict[int, int]) -> dict[int, np.ndarray]:
+    """The arrays of a call's arguments that :func:`layout` placed, by their index in placement order."""
+    found: dict[int, np.ndarray] = {}
+    pending = [args, kwargs]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, np.ndarray):
+            if id(item) in where:
+                found[where[id(item)]] = item
+        elif isinstance(item, (list, tuple)):
+            pending.extend(item)
+        elif isinstance(item, dict):
+            pending.extend(item.values())
+    return found
+
+
+def array_paths(args: object, kwargs: object) -> list:
+    """(path, array) for every array among a call's arguments, taken before the call: ``(0, 1)`` is
+    positional argument 0, its item 1; ``("gamma",)`` that keyword."""
+    found, pending = [], [((k,), a) for k, a in enumerate(args)] + [((k,), v) for k, v in dict(kwargs).items()]
+    while pending:
+        path, item = pending.pop()
+        if isinstance(item, np.ndarray):
+            found.append((path, item))
+        elif isinstance(item, (list, tuple)):
+            pending.extend(((*path, k), v) for k, v in enumerate(item))
+        elif isinstance(item, dict):
+            pending.extend(((*path, k), v) for k, v in item.items())
+    return found
+
+
+def handed_back_paths(objects: object, paths: list) -> tuple:
+    """Where, among :func:`array_paths`, the arrays a result handed back as they are were passed: the
+    same terms for a student's call and a catalogue mistake's (probes.py, diagnose.py)."""
+    wanted = {id(o) for o in objects if isinstance(o, np.ndarray)}
+    return tuple(sorted((path for path, array in paths if id(array) in wanted), key=repr))
+
+
+def arrays_held(value: object, budget: int = 10_000) -> list:
+    """The arrays a returned value holds through plain lists, tuples and dicts, the very objects
+    (the worker's own walk, worker._placed_in, in the grader's process)."""
+    found, pending = [], [value]
+    while pending and budget > 0:
+        item = pending.pop()
+        budget -= 1
+        if isinstance(item, np.ndarray):
+            found.append(item)
+        elif type(item) in (list, tuple):
+            pending.extend(item)
+        elif type(item) is dict:
+            pending.extend(item.values())
+    return found

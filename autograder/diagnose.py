@@ -158,6 +158,9 @@ def _run(namespace: dict, probe: Probe) -> dict:
     args = [materialize(a) for a in copy.deepcopy(probe.args)]
     kwargs = {k: materialize(v) for k, v in copy.deepcopy(probe.kwargs).items()}
     held = {id(a): arena.held_before(a) for a in (*args, *kwargs.values())}
+    sent_args = [a for a in args if not isinstance(a, np.random.Generator)]
+    sent_kwargs = {k: v for k, v in kwargs.items() if not isinstance(v, np.random.Generator)}
+    paths = arena.array_paths(sent_args, sent_kwargs) if probe.return_args else []
     function = namespace.get(probe.function)
     if not callable(function):
         return {"raised": ("AttributeError", "builtins.AttributeError")}
@@ -170,13 +173,12 @@ def _run(namespace: dict, probe: Probe) -> dict:
         return {"raised": (type(exc).__name__, builtin_ancestor(lineage)), "draws": _logs(logs)}
     result = {"value": _through_codec(value), "draws": _logs(logs), "warned": bool(caught)}
     if probe.return_args:
-        sent_args = [a for a in args if not isinstance(a, np.random.Generator)]
-        sent_kwargs = {k: v for k, v in kwargs.items() if not isinstance(v, np.random.Generator)}
         after_args, after_kwargs = _through_codec(sent_args), _through_codec(sent_kwargs)
         result["args_after"] = [arena.mark_swaps(held.get(id(a)), a, reported) for a, reported in
                                 zip(sent_args, after_args)] if isinstance(after_args, list) else after_args
         result["kwargs_after"] = {k: arena.mark_swaps(held.get(id(v)), v, after_kwargs[k]) for k, v in
                                   sent_kwargs.items()} if isinstance(after_kwargs, dict) else after_kwargs
+        result["handed_back"] = arena.handed_back_paths(arena.arrays_held(value), paths)
     return result
 
 
@@ -211,6 +213,8 @@ def _compare(probe: Probe, mine: dict, values: bool = True) -> str | bool:
         student_args = [a for a, sent in zip(theirs.args_after, probe.args) if not isinstance(sent, codec.RngSpec)]
         given = _through_codec([a for a in probe.args if not isinstance(a, codec.RngSpec)])
         verdicts.append(_same_after(student_args, mine.get("args_after"), given))
+    if probe.return_args and theirs.handed_back != mine.get("handed_back", ()):
+        return False
     if probe.return_args and theirs.kwargs_after is not None:
         given = _through_codec({k: v for k, v in probe.kwargs.items() if not isinstance(v, codec.RngSpec)})
         verdicts.append(_same_after(theirs.kwargs_after, mine.get("kwargs_after"), given))

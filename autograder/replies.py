@@ -25,6 +25,9 @@ class CallResult:
     args_after: list | None = None
     kwargs_after: dict | None = None
     size: int = 0  # bytes of the reply as it crossed: what keeping this result may cost (probes.py)
+    # The arrays passed in that the worker says the returned value holds as they are (the very
+    # objects, not equal copies): a claim, which only an honest worker makes, and then truly.
+    handed_back: tuple = ()
 
 
 def read_result(reply: dict, args: tuple, kwargs: dict, return_args: bool, slots: list, where: dict,
@@ -45,10 +48,19 @@ def read_result(reply: dict, args: tuple, kwargs: dict, return_args: bool, slots
                                                                  tally=tally),
                                       where, slots, observed) if return_args else None,
         size=size,
+        handed_back=_handed_back(reply.get("handed_back", []), arena.placed_arrays(args, kwargs, where), len(slots))
+        if return_args else (),
     )
     if return_args:
         _check_arguments_after(result, args, kwargs)
     return result
+
+
+def _handed_back(reported: object, placed: dict[int, object], slots: int) -> tuple:
+    """The arrays sent that the worker names in its ``handed_back`` (placed indices), or unreadable."""
+    if not isinstance(reported, list) or len(reported) > slots or not all(type(k) is int for k in reported):
+        raise ValueError("its list of the arrays it handed back is not one of arrays passed in")
+    return tuple(placed[k] for k in sorted(set(reported)) if k in placed)
 
 
 def _check_arguments_after(result: CallResult, args: tuple, kwargs: dict) -> None:

@@ -222,7 +222,26 @@ class Session:
             reply["args_after"] = codec.encode([a for a in args], share=share)
             reply["kwargs_after"] = codec.encode({k: v for k, v in kwargs.items()
                                                   if not isinstance(v, np.random.Generator)}, share=share)
+            handed_back = _placed_in(value, placed)
+            if handed_back:  # absent, not empty, so that the usual reply's bytes stay as they were
+                reply["handed_back"] = handed_back
         return reply
+
+
+def _placed_in(value: object, placed: dict[int, int], budget: int = 10_000) -> list[int]:
+    """The placed arrays the returned value holds as they are, the very objects: a result that hands
+    an input back (walking only plain lists, tuples and dicts, and at most ``budget`` items)."""
+    found, pending = set(), [value]
+    while pending and budget > 0:
+        item = pending.pop()
+        budget -= 1
+        if id(item) in placed:
+            found.add(placed[id(item)])
+        elif type(item) in (list, tuple):
+            pending.extend(item)
+        elif type(item) is dict:
+            pending.extend(item.values())
+    return sorted(found)
 
 
 def _read_exact(stream, size: int) -> bytes | None:

@@ -390,7 +390,7 @@ def test_exactly_at_the_limit_the_values_are_unchanged(student):
 
 @pytest.mark.points(2)
 def test_the_input_arrays_are_not_modified(student):
-    """The list passed in keeps its own arrays in their places, and they hold the same values after the call, whether or not clipping happened."""
+    """The list passed in keeps its own arrays in their places, and they hold the same values after the call, whether or not clipping happened; once clipped, the result is new arrays, none of them the caller's."""
     cases = [
         (arrays([3.0, 4.0], [[1.0, -2.0], [0.5, 2.5]]), 1.0),
         (arrays([[[0.2, -0.1]]], [0.3]), 2.0),
@@ -399,6 +399,8 @@ def test_the_input_arrays_are_not_modified(student):
         (arrays([-0.0, 0.5], [[0.25, -0.0]]), 2.0),
         # gradients that are all zero (norm 0.0), negative zeros among them: zeros written into them show
         (arrays([0.0, -0.0], [[-0.0, -0.0]]), 1.0),
+        # clipped beside an all-zero array: scaling leaves its values as they are, but it is the caller's
+        (arrays([3.0, 4.0], [[0.0, -0.0]], np.zeros((2, 0))), 1.0),
         # arrays with no entries, clipped and not: their shape is part of what the caller handed in
         (arrays([3.0, 4.0], np.zeros((2, 0))), 1.0), (arrays(np.zeros((2, 0)), [0.5]), 2.0),
         # Fortran-ordered and transposed arrays (the spec names both), clipped and not: they reach the
@@ -422,6 +424,12 @@ def test_the_input_arrays_are_not_modified(student):
                      f"{show(before)}.",
                      "Do not scale the arrays you were given in place: the caller still needs the raw gradients, so "
                      "build new arrays.")
+        handed_back = [index for index, grad in enumerate(grads) if any(grad is a for a in result.handed_back)]
+        if handed_back and true_norm(grads) > max_norm:
+            fail(f"{call} clipped the gradients, and its result holds input array {handed_back[0]} itself, the "
+                 "caller's own array, not a new one.",
+                 "Once the norm is above max_norm, build a new array for every input, those whose values scaling "
+                 "leaves as they are included: the inputs themselves may come back only when nothing is clipped.")
 
 
 # The same values in another memory layout: arrays of two or more dimensions stored column by

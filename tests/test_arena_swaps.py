@@ -95,3 +95,36 @@ def test_a_mistake_run_in_the_graders_process_reads_as_a_worker_report_does(edit
     in_process = arena.mark_swaps(held, local, [np.array(g) for g in local])
     assert [repr(v) if isinstance(v, Swapped) else v.tolist() for v in in_process] == \
         [repr(v) if isinstance(v, Swapped) else v.tolist() for v in from_worker]
+
+
+def read(reply_extra, return_args=True):
+    """A reply to clip(grads, 1.0) as read on the grader's side, with ``reply_extra`` added."""
+    from autograder.replies import read_result
+    sent = grads()
+    args, kwargs = (sent, 1.0), {}
+    _encoded_args, _encoded_kwargs, slots, where = arena.layout(list(args), kwargs, 1 << 20)
+    reply = {"ok": True, "value": None, "args_after": [[{"__shared__": k} for k in range(3)], 1.0],
+             "kwargs_after": {"__dict__": []}, **reply_extra}
+    return sent, read_result(reply, args, kwargs, return_args, slots, where, tuple(s.sent for s in slots))
+
+
+def test_the_arrays_a_result_hands_back_are_the_very_arrays_sent():
+    sent, result = read({"handed_back": [2, 0, 2]})
+    assert len(result.handed_back) == 2 and result.handed_back[0] is sent[0] and result.handed_back[1] is sent[2]
+    assert arena.handed_back_paths(result.handed_back, arena.array_paths([sent, 1.0], {})) == ((0, 0), (0, 2))
+    assert read({})[1].handed_back == ()
+
+
+@pytest.mark.parametrize("claim", [7, [True], ["0"], [0.0], list(range(4))], ids=repr)
+def test_a_list_of_arrays_handed_back_that_cannot_be_one_is_unreadable(claim):
+    with pytest.raises(ValueError):
+        read({"handed_back": claim})
+
+
+def test_a_mistake_run_in_the_graders_process_finds_the_arrays_it_hands_back_where_a_worker_would():
+    sent = grads()
+    paths = arena.array_paths([sent, 1.0], {})  # as the call found them: a list refilled later does not count
+    value = ([sent[1], np.zeros(2), {"k": (sent[0],)}], 1.0)
+    sent[:] = [np.array(g) for g in sent]
+    assert arena.handed_back_paths(arena.arrays_held(value), paths) == ((0, 0), (0, 1))
+    assert arena.handed_back_paths(arena.arrays_held(sent), paths) == ()
