@@ -147,11 +147,13 @@ def _replay(name: str, code, probes: list[Probe], deadline: float, values: bool 
 
 def _run(namespace: dict, probe: Probe) -> dict:
     logs: list = []
+    generators: list = []
 
     def materialize(value):
         if isinstance(value, codec.RngSpec):
             generator, log = draws.recording_generator(value.seed)
             logs.append(log)
+            generators.append(generator)
             return generator
         return value
 
@@ -171,7 +173,8 @@ def _run(namespace: dict, probe: Probe) -> dict:
     except Exception as exc:  # noqa: BLE001 - the mistake's exception is the outcome compared
         lineage = tuple(f"{c.__module__}.{c.__qualname__}" for c in type(exc).__mro__)
         return {"raised": (type(exc).__name__, builtin_ancestor(lineage)), "draws": _logs(logs)}
-    result = {"value": _through_codec(value), "draws": _logs(logs), "warned": bool(caught)}
+    result = {"value": _through_codec(value), "draws": _logs(logs), "warned": bool(caught),
+              "rng_states": draws.decode_states([draws.state_of(generator) for generator in generators])}
     if probe.return_args:
         after_args, after_kwargs = _through_codec(sent_args), _through_codec(sent_kwargs)
         result["args_after"] = [arena.mark_swaps(held.get(id(a)), a, reported) for a, reported in
@@ -215,6 +218,8 @@ def _compare(probe: Probe, mine: dict, values: bool = True) -> str | bool:
         verdicts.append(_same_after(student_args, mine.get("args_after"), given))
     if probe.return_args and theirs.handed_back != mine.get("handed_back", ()):
         return False
+    if theirs.rng_states and mine.get("rng_states") and theirs.rng_states != mine["rng_states"]:
+        return False  # where rng was left: a stream put back draws the same as one left alone
     if probe.return_args and theirs.kwargs_after is not None:
         given = _through_codec({k: v for k, v in probe.kwargs.items() if not isinstance(v, codec.RngSpec)})
         verdicts.append(_same_after(theirs.kwargs_after, mine.get("kwargs_after"), given))

@@ -124,6 +124,42 @@ def recording_generator(seed: int) -> tuple[np.random.Generator, list]:
     return generator, generator._kit_log
 
 
+def state_of(generator: np.random.Generator) -> list | None:
+    """Worker side: where a generator's stream stands after a call, as ``[state, inc, has_uint32,
+    uinteger]`` with the two 128-bit numbers in hex; None for a bit generator other than PCG64.
+    Draws made past its sampling methods (``rng.bit_generator.advance``, a state saved and put
+    back) are not in the log, but they move this."""
+    try:
+        state = generator.bit_generator.state
+        if state.get("bit_generator") != "PCG64":
+            return None
+        return [format(state["state"]["state"], "x"), format(state["state"]["inc"], "x"),
+                int(state["has_uint32"]), int(state["uinteger"])]
+    except Exception:  # noqa: BLE001 - a state the student mangled reads as unknown, never as a crash
+        return None
+
+
+def decode_states(raw: object) -> tuple:
+    """Grader side: the states a reply says its generators were left in (:func:`state_of`), each a
+    tuple of four ints or None; CodecError for anything else."""
+    if not isinstance(raw, list) or len(raw) > 8:
+        raise codec.CodecError("the generators' states must be a short list")
+    states = []
+    for state in raw:
+        if state is None:
+            states.append(None)
+            continue
+        if not (isinstance(state, list) and len(state) == 4 and all(isinstance(h, str) and 0 < len(h) <= 32
+                                                                  for h in state[:2])
+                and all(type(n) is int for n in state[2:])):
+            raise codec.CodecError("a generator's state must be two hex numbers and two ints")
+        try:
+            states.append((int(state[0], 16), int(state[1], 16), state[2], state[3]))
+        except ValueError:
+            raise codec.CodecError("a generator's state must be two hex numbers and two ints") from None
+    return tuple(states)
+
+
 def _shape(raw: object) -> list:
     """A logged output shape as numpy could have made it: at most 64 non-negative ints whose product
     an array could hold. Anything else is the worker's lie, refused here, so that no grader's

@@ -35,6 +35,7 @@ class Outcome:
     kwargs_after: dict | None = None
     warned: bool = False  # whether the call raised a warning (a division by zero, say)
     handed_back: tuple = ()  # where the arrays passed in that the result holds as they are were (arena.py)
+    rng_states: tuple = ()  # where each generator passed was left (draws.state_of)
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,8 @@ class RecordingModule(StudentModule):
             self._keep(function, sent, return_args,
                        Outcome(value=result.value, draws=result.draws, args_after=result.args_after,
                                kwargs_after=result.kwargs_after, warned=bool(result.warnings),
-                               handed_back=_handed_back(result.handed_back, args, kwargs)), result.size)
+                               handed_back=_handed_back(result.handed_back, args, kwargs),
+                               rng_states=result.rng_states), result.size)
         return result
 
     def _keep(self, function: str, sent: tuple, return_args: bool, outcome: Outcome, size: int = 0) -> None:

@@ -28,12 +28,13 @@ class CallResult:
     # The arrays passed in that the worker says the returned value holds as they are (the very
     # objects, not equal copies): a claim, which only an honest worker makes, and then truly.
     handed_back: tuple = ()
+    rng_states: tuple = ()  # where each generator passed was left (draws.state_of): a claim, like the log
 
 
 def read_result(reply: dict, args: tuple, kwargs: dict, return_args: bool, slots: list, where: dict,
                 seen: tuple, size: int = 0) -> CallResult:
     """``reply`` to a call of ``args`` and ``kwargs`` as checks may read it; one of UNREADABLE otherwise."""
-    from .draws import decode_logs  # numpy's Generator: imported where a reply is first read (codec.Later)
+    from .draws import decode_logs, decode_states  # numpy's Generator: imported at the first reply read
 
     tally = codec.Tally(MAX_REPLY_ARRAYS)
     observed = arena.as_arrays(slots, seen) if slots else []
@@ -41,6 +42,7 @@ def read_result(reply: dict, args: tuple, kwargs: dict, return_args: bool, slots
     result = CallResult(
         value=codec.decode(reply.get("value"), tally=tally),
         draws=tuple(decode_logs(reply.get("draws", []), tally)),
+        rng_states=decode_states(reply.get("rng_states", [])),
         warnings=tuple(str(w)[:300] for w in reply.get("warnings", [])[:20] if isinstance(w, str)),
         args_after=arena.arguments_after(list(args), codec.decode(reply["args_after"], shared=resolve, tally=tally),
                                     where, slots, observed) if return_args else None,

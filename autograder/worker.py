@@ -191,11 +191,13 @@ class Session:
             return {"ok": False, "error": {"kind": "missing", "type": "AttributeError",
                                            "message": f"no function named {request['function']}"}}
         logs: list[list[dict]] = []
+        generators: list = []
 
         def materialize(value):
             if isinstance(value, codec.RngSpec):
                 generator, log = draws.recording_generator(value.seed)
                 logs.append(log)
+                generators.append(generator)
                 return generator
             return value
 
@@ -213,6 +215,8 @@ class Session:
                 return {"ok": False, "error": _error(exc, self.filename), "draws": logs}
         reply = {"ok": True, "value": codec.encode(value), "draws": logs,
                  "warnings": [f"{w.category.__name__}: {w.message}"[:300] for w in caught[:20]]}
+        if generators:  # where each stream was left: a rewind or an advance is in no log
+            reply["rng_states"] = [draws.state_of(generator) for generator in generators]
         if request.get("return_args"):
             # An arena array still in its place is named, not copied: the grader reads it itself.
             placed = {id(v): k for k, v in enumerate(views) if (v.shape, v.dtype.str, v.strides) == layouts[k]}

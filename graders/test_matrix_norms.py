@@ -356,14 +356,39 @@ def test_weights_use_the_std_not_the_variance(student):
             expect_norms_follow_rng(student, value, depth, dim, std, seed, call)
 
 
+def expect_rng_left_as_its_draws_leave_it(result, draws, seed, call):
+    """rng ends where its logged draws take a fresh PCG64(seed): a stream saved and put back (the
+    caller's next call would draw the same matrices) or moved through rng.bit_generator (draws no
+    log sees) is a change the norms do not show. The state is the worker's report, as the log is."""
+    state = result.rng_states[0] if result.rng_states else None
+    if state is None or any(draw["method"] not in NORMAL_METHODS for draw in draws):
+        return  # a log this check cannot replay: the draw checks judge it
+    for unknown_dtype in (np.float64, np.float32):  # a standard_normal dtype the log could not carry
+        generator = np.random.Generator(np.random.PCG64(seed))
+        for draw in draws:
+            _replay(generator, draw, unknown_dtype, call)
+        replayed = generator.bit_generator.state
+        if state == (replayed["state"]["state"], replayed["state"]["inc"], replayed["has_uint32"],
+                     replayed["uinteger"]):
+            return
+    fail(f"{call} drew {plural(values_drawn(draws), 'value')} from rng, but left rng somewhere else than those "
+         "draws take it: its stream was put back or moved on outside its sampling methods, so the caller's "
+         "next draws would not be fresh.",
+         "Draw each matrix with rng's own methods and leave its state alone: never save and restore it, or "
+         "advance it by hand.")
+
+
 @pytest.mark.points(2)
 def test_draws_a_fresh_matrix_for_every_layer(student):
-    """rng supplies exactly depth fresh (dim, dim) matrices: depth * dim * dim values, none reused."""
-    for depth, dim, std, seed in ((5, 8, 0.5, 91), (1, 6, 0.3, 92), (12, 16, 0.2, 93), (3, 1, 0.9, 94)):
-        value, log, call = run(student, depth, dim, std, seed)
-        drawn = values_drawn(read_draws(log, call))
+    """rng supplies exactly depth fresh (dim, dim) matrices: depth * dim * dim values, none reused, and rng is left where they take it."""
+    for depth, dim, std, seed in ((5, 8, 0.5, 91), (1, 6, 0.3, 92), (12, 16, 0.2, 93), (3, 1, 0.9, 94), (0, 4, 0.5, 95)):
+        result = student.call(FUNCTION, depth, dim, std, RngSpec(seed))
+        value, log, call = result.value, result.draws[0] if result.draws else [], call_text(depth, dim, std, seed)
+        draws = read_draws(log, call)
+        drawn = values_drawn(draws)
         expected = depth * dim * dim
         if drawn == expected:
+            expect_rng_left_as_its_draws_leave_it(result, draws, seed, call)
             if seed == 91:
                 expect_norms_follow_rng(student, value, depth, dim, std, seed, call)
             continue

@@ -193,7 +193,11 @@ def test_a_log_written_by_hand_earns_no_point_of_the_checks_that_read_it(tmp_pat
     (graded,) = grade_batch([("forger", tmp_path)], kit_settings(only_submitted=True), jobs=1)
     tests = {t.name: t for e in graded.exercises for t in e.tests}
     assert {name: tests[name].status for name in LOG_READERS} == dict.fromkeys(LOG_READERS, "failed")
-    assert all("returned the same norms" in tests[name].message for name in LOG_READERS)
+    # A log of draws never made leaves rng where it was: the fresh-matrix check sees that first.
+    caught_by = {name: "returned the same norms" for name in LOG_READERS}
+    caught_by["test_draws_a_fresh_matrix_for_every_layer"] = "left rng somewhere else than those draws take it"
+    assert all(caught_by[name] in tests[name].message for name in LOG_READERS), \
+        {name: tests[name].message for name in LOG_READERS}
 
 
 @pytest.mark.parametrize("args, kwargs", [((np.zeros((3, 4)), 0.5), {}), ((0.0,), {"scale": np.full((3, 4), 0.5)}),
@@ -213,3 +217,46 @@ def test_a_mean_of_different_values_is_logged_as_it_is():
     generator.normal(loc, 0.5)
     (logged,) = codec.decode(log[0]["args"])[:1]
     assert np.array_equal(logged, loc) and codec.decode(log[0]["kwargs"]) == {}
+
+
+def pcg64_state(generator) -> tuple:
+    state = generator.bit_generator.state
+    return state["state"]["state"], state["state"]["inc"], state["has_uint32"], state["uinteger"]
+
+
+def test_the_state_a_generator_is_left_in_crosses_as_the_grader_reads_it():
+    generator, _log = draws.recording_generator(7)
+    generator.normal(size=5)
+    generator.integers(0, 2**32 - 1, dtype=np.uint32)  # leaves half a 64-bit output waiting
+    (crossed,) = draws.decode_states(codec.decode(codec.encode([draws.state_of(generator)])))
+    assert crossed == pcg64_state(generator) and crossed[2] == 1
+
+
+def test_a_state_put_back_or_moved_past_the_log_reads_otherwise_than_the_draws_alone():
+    """What the check for a stream put back compares: the draws replayed, against where rng was left."""
+    honest, log = draws.recording_generator(11)
+    honest.normal(size=(3, 3))
+    replayed = np.random.Generator(np.random.PCG64(11))
+    replayed.normal(size=(3, 3))
+    assert draws.decode_states([draws.state_of(honest)])[0] == pcg64_state(replayed)
+    rewound, _ = draws.recording_generator(11)
+    saved = rewound.bit_generator.state
+    rewound.normal(size=(3, 3))
+    rewound.bit_generator.state = saved
+    advanced, _ = draws.recording_generator(11)
+    advanced.normal(size=(3, 3))
+    advanced.bit_generator.advance(1)
+    for moved in (rewound, advanced):
+        assert draws.decode_states([draws.state_of(moved)])[0] != pcg64_state(replayed)
+
+
+def test_another_bit_generator_has_no_state_to_compare():
+    assert draws.state_of(np.random.Generator(np.random.MT19937(1))) is None
+
+
+@pytest.mark.parametrize("raw", [None, "x", [["1", "2", 0]], [["1", "2", 0, "0"]], [["zz", "2", 0, 0]],
+                                 [["1" * 33, "2", 0, 0]], [[1, 2, 0, 0]], [["", "2", 0, 0]], [None] * 9,
+                                 [["1", "2", True, 0]]], ids=repr)
+def test_a_state_no_generator_could_be_left_in_is_unreadable(raw):
+    with pytest.raises(codec.CodecError):
+        draws.decode_states(raw)
