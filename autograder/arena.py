@@ -133,12 +133,13 @@ def resolve_reported(observed: list[np.ndarray]):
 
 
 @dataclass(frozen=True)
-class Swapped:
-    """What a slot of a list, tuple or dict argument holds after the call where it held an array the
-    grader placed and now holds another object of the very same values: another of the arrays passed
-    in, or a new array (``grads[:] = copies``, ``grads.reverse()``). Values alone cannot show it, and
-    it is not an ndarray, so every check that an input came back unchanged fails on it; ``held``
-    says what the slot holds, as the student reads it."""
+class Altered:
+    """What an array argument, or a slot of a list, tuple or dict argument, holds after the call
+    where it is no longer the array sent though its values are: another of the arrays passed in, a
+    new array (``grads[:] = copies``, ``grads.reverse()``), or the same array made read-only, which
+    the caller can no longer update in place. Values alone cannot show it, and it is not an ndarray,
+    so every check that an input came back unchanged fails on it; ``held`` says what it holds, as
+    the student reads it."""
 
     held: str
 
@@ -146,47 +147,52 @@ class Swapped:
         return self.held
 
 
+READ_ONLY = "the same array, made read-only"
+
+
 def arguments_after(sent: list | dict, reported: object, where: dict[int, int], slots: list[Slot],
-                    observed: list[np.ndarray]) -> object:
+                    observed: list[np.ndarray], read_only: frozenset = frozenset()) -> object:
     """:func:`after_call` over a call's positional (a list) or keyword (a dict) arguments, each of
     which is an argument of its own, not an item of a container the student was handed."""
     if isinstance(sent, list) and isinstance(reported, list) and len(reported) == len(sent):
-        return [after_call(s, r, where, slots, observed) for s, r in zip(sent, reported)]
+        return [after_call(s, r, where, slots, observed, read_only=read_only) for s, r in zip(sent, reported)]
     if isinstance(sent, dict) and isinstance(reported, dict) and reported.keys() == sent.keys():
-        return {key: after_call(sent[key], reported[key], where, slots, observed) for key in sent}
+        return {key: after_call(sent[key], reported[key], where, slots, observed, read_only=read_only) for key in sent}
     return reported
 
 
 def after_call(sent: object, reported: object, where: dict[int, int], slots: list[Slot],
-               observed: list[np.ndarray], within: list | tuple | dict | None = None) -> object:
+               observed: list[np.ndarray], within: list | tuple | dict | None = None,
+               read_only: frozenset = frozenset()) -> object:
     """An argument as it stands after the call: the grader's own observation of every array it
     placed wherever that array changed, and the worker's report for everything else. ``within`` is
     the container ``sent`` is an item of: there a slot the report says holds another object is a
-    slot the student filled anew, whatever its values."""
+    slot the student filled anew, whatever its values. ``read_only`` holds the placed arrays the
+    worker says were made read-only."""
     if isinstance(sent, np.ndarray) and id(sent) in where:
         k = where[id(sent)]
         if observed[k].tobytes(order=slots[k].order) != slots[k].sent:
             return observed[k]  # edited in place: seen from outside, whatever the report says
         if within is not None and reported is not observed[k]:
             return _swapped(reported, within, where, slots[k], observed)
-        return reported
+        return Altered(READ_ONLY) if k in read_only else reported
     if isinstance(sent, (list, tuple)) and type(reported) is type(sent) and len(reported) == len(sent):
-        return type(sent)(after_call(s, r, where, slots, observed, sent) for s, r in zip(sent, reported))
+        return type(sent)(after_call(s, r, where, slots, observed, sent, read_only) for s, r in zip(sent, reported))
     if isinstance(sent, dict) and isinstance(reported, dict) and reported.keys() == sent.keys():
-        return {key: after_call(sent[key], reported[key], where, slots, observed, sent) for key in sent}
+        return {key: after_call(sent[key], reported[key], where, slots, observed, sent, read_only) for key in sent}
     return reported
 
 
 def _swapped(reported: object, within: list | tuple | dict, where: dict[int, int], slot: Slot,
              observed: list[np.ndarray]) -> object:
-    """A slot's new content, marked :class:`Swapped` where its values alone would pass for the array sent."""
+    """A slot's new content, marked :class:`Altered` where its values alone would pass for the array sent."""
     for place, item in (within.items() if isinstance(within, dict) else enumerate(within)):
         if isinstance(item, np.ndarray) and id(item) in where and observed[where[id(item)]] is reported:
-            return Swapped(f"the array passed in at {place!r}" if isinstance(within, dict)
+            return Altered(f"the array passed in at {place!r}" if isinstance(within, dict)
                            else f"the array passed in as item {place}")
     if (isinstance(reported, np.ndarray) and reported.shape == slot.shape and reported.dtype.str == slot.dtype
             and reported.tobytes(order=slot.order) == slot.sent):
-        return Swapped("another array holding the same values")
+        return Altered("another array holding the same values")
     return reported  # other values: they show the change themselves
 
 
@@ -197,6 +203,20 @@ def held_before(argument: object) -> object:
     if isinstance(argument, (list, tuple)):
         return [(item, item.tobytes() if isinstance(item, np.ndarray) else None) for item in argument]
     return None
+
+
+def mark_read_only(now: object, after: object, sent_bytes: dict[int, bytes]) -> object:
+    """``after`` (an argument, ``now``, as a worker would report it) with every array that the call
+    made read-only, and left as it was, marked as :func:`after_call` marks it, where the objects are
+    at hand (diagnose.py). ``sent_bytes`` holds each array's bytes at the call, by ``id``."""
+    if isinstance(now, np.ndarray):
+        kept = sent_bytes.get(id(now)) == now.tobytes()
+        return Altered(READ_ONLY) if kept and not now.flags.writeable and isinstance(after, np.ndarray) else after
+    if isinstance(now, (list, tuple)) and type(after) is type(now) and len(after) == len(now):
+        return type(after)(mark_read_only(n, a, sent_bytes) for n, a in zip(now, after))
+    if isinstance(now, dict) and isinstance(after, dict) and after.keys() == now.keys():
+        return {key: mark_read_only(now[key], after[key], sent_bytes) for key in now}
+    return after
 
 
 def mark_swaps(before: object, now: object, after: object) -> object:
@@ -216,11 +236,11 @@ def mark_swaps(before: object, now: object, after: object) -> object:
             continue
         moved = [other for other in places if before[other][0] is item and other != place]
         if moved:
-            marked[place] = Swapped(f"the array passed in at {moved[0]!r}" if isinstance(before, dict)
+            marked[place] = Altered(f"the array passed in at {moved[0]!r}" if isinstance(before, dict)
                                     else f"the array passed in as item {moved[0]}")
         elif isinstance(item, np.ndarray) and item.shape == was.shape and item.dtype == was.dtype and \
                 item.tobytes() == was_bytes:
-            marked[place] = Swapped("another array holding the same values")
+            marked[place] = Altered("another array holding the same values")
     return type(after)(marked) if isinstance(after, tuple) else marked
 
 

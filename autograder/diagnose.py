@@ -163,6 +163,7 @@ def _run(namespace: dict, probe: Probe) -> dict:
     sent_args = [a for a in args if not isinstance(a, np.random.Generator)]
     sent_kwargs = {k: v for k, v in kwargs.items() if not isinstance(v, np.random.Generator)}
     paths = arena.array_paths(sent_args, sent_kwargs) if probe.return_args else []
+    sent_bytes = {id(array): array.tobytes() for _path, array in paths}
     function = namespace.get(probe.function)
     if not callable(function):
         return {"raised": ("AttributeError", "builtins.AttributeError")}
@@ -177,10 +178,12 @@ def _run(namespace: dict, probe: Probe) -> dict:
               "rng_states": draws.decode_states([draws.state_of(generator) for generator in generators])}
     if probe.return_args:
         after_args, after_kwargs = _through_codec(sent_args), _through_codec(sent_kwargs)
-        result["args_after"] = [arena.mark_swaps(held.get(id(a)), a, reported) for a, reported in
-                                zip(sent_args, after_args)] if isinstance(after_args, list) else after_args
-        result["kwargs_after"] = {k: arena.mark_swaps(held.get(id(v)), v, after_kwargs[k]) for k, v in
-                                  sent_kwargs.items()} if isinstance(after_kwargs, dict) else after_kwargs
+        result["args_after"] = [arena.mark_read_only(a, arena.mark_swaps(held.get(id(a)), a, reported), sent_bytes)
+                                for a, reported in zip(sent_args, after_args)] \
+            if isinstance(after_args, list) else after_args
+        result["kwargs_after"] = {k: arena.mark_read_only(v, arena.mark_swaps(held.get(id(v)), v, after_kwargs[k]),
+                                                          sent_bytes)
+                                  for k, v in sent_kwargs.items()} if isinstance(after_kwargs, dict) else after_kwargs
         result["handed_back"] = arena.handed_back_paths(arena.arrays_held(value), paths)
     return result
 

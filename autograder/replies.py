@@ -39,16 +39,18 @@ def read_result(reply: dict, args: tuple, kwargs: dict, return_args: bool, slots
     tally = codec.Tally(MAX_REPLY_ARRAYS)
     observed = arena.as_arrays(slots, seen) if slots else []
     resolve = arena.resolve_reported(observed)
+    read_only = _placed_indices(reply.get("read_only", []), len(slots), "arrays made read-only") \
+        if return_args else frozenset()
     result = CallResult(
         value=codec.decode(reply.get("value"), tally=tally),
         draws=tuple(decode_logs(reply.get("draws", []), tally)),
         rng_states=decode_states(reply.get("rng_states", [])),
         warnings=tuple(str(w)[:300] for w in reply.get("warnings", [])[:20] if isinstance(w, str)),
         args_after=arena.arguments_after(list(args), codec.decode(reply["args_after"], shared=resolve, tally=tally),
-                                    where, slots, observed) if return_args else None,
+                                         where, slots, observed, read_only) if return_args else None,
         kwargs_after=arena.arguments_after(dict(kwargs), codec.decode(reply["kwargs_after"], shared=resolve,
-                                                                 tally=tally),
-                                      where, slots, observed) if return_args else None,
+                                                                      tally=tally),
+                                           where, slots, observed, read_only) if return_args else None,
         size=size,
         handed_back=_handed_back(reply.get("handed_back", []), arena.placed_arrays(args, kwargs, where), len(slots))
         if return_args else (),
@@ -58,11 +60,16 @@ def read_result(reply: dict, args: tuple, kwargs: dict, return_args: bool, slots
     return result
 
 
+def _placed_indices(reported: object, slots: int, what: str) -> frozenset:
+    """A worker's list of placed arrays (their indices), or unreadable."""
+    if not isinstance(reported, list) or len(reported) > slots or not all(type(k) is int for k in reported):
+        raise ValueError(f"its list of the {what} is not one of arrays passed in")
+    return frozenset(reported)
+
+
 def _handed_back(reported: object, placed: dict[int, object], slots: int) -> tuple:
     """The arrays sent that the worker names in its ``handed_back`` (placed indices), or unreadable."""
-    if not isinstance(reported, list) or len(reported) > slots or not all(type(k) is int for k in reported):
-        raise ValueError("its list of the arrays it handed back is not one of arrays passed in")
-    return tuple(placed[k] for k in sorted(set(reported)) if k in placed)
+    return tuple(placed[k] for k in sorted(_placed_indices(reported, slots, "arrays it handed back")) if k in placed)
 
 
 def _check_arguments_after(result: CallResult, args: tuple, kwargs: dict) -> None:

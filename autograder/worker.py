@@ -226,6 +226,9 @@ class Session:
             reply["args_after"] = codec.encode([a for a in args], share=share)
             reply["kwargs_after"] = codec.encode({k: v for k, v in kwargs.items()
                                                   if not isinstance(v, np.random.Generator)}, share=share)
+            read_only = [k for k, v in enumerate(views) if not v.flags.writeable]
+            if read_only:  # the caller could no longer update them in place: a change no byte shows
+                reply["read_only"] = read_only
             handed_back = _placed_in(value, placed)
             if handed_back:  # absent, not empty, so that the usual reply's bytes stay as they were
                 reply["handed_back"] = handed_back

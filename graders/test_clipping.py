@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from autograder.arena import Swapped
+from autograder.arena import Altered
 from autograder.checks import (Described, call_text, expect_real, fail, is_real_number, layout_of, relative_error, show,
                                show_pair, unchanged)
 
@@ -82,10 +82,11 @@ def expect_float_norm(norm, call):
              "The norm is one float, also when it is a whole number or 0: not an int and not a 0-d array.")
 
 
-# The caller's list is theirs too: filling its slots anew (even with equal copies) or reordering it
-# changes what they hold, which values alone would not show (autograder.arena.Swapped).
-LIST_HINT = ("Leave the list you were given exactly as it was, each array in its place: build a new list for the "
-             "result.")
+# The caller's list is theirs too: filling its slots anew (even with equal copies), reordering it or
+# making its arrays read-only changes what they hold, which values alone would not show
+# (autograder.arena.Altered).
+LIST_HINT = ("Leave the list you were given exactly as it was, each array in its place and still writable: build a "
+             "new list of new arrays for the result.")
 
 
 def clip(student, grads, max_norm, return_args=False):
@@ -416,9 +417,9 @@ def test_the_input_arrays_are_not_modified(student):
             fail(f"After {call} the list passed in held {show(after)}; it must keep its {len(grads)} arrays.",
                  "Build a new list for the result instead of changing the one you were given.")
         for index, (now, before) in enumerate(zip(after, grads)):
-            if isinstance(now, Swapped):
+            if isinstance(now, Altered):
                 fail(f"After {call} the list passed in held {now} at index {index}, where it held {show(before)}: "
-                     "its arrays must stay in their places.", LIST_HINT)
+                     "the caller's list and arrays must come back as they were.", LIST_HINT)
             if not unchanged(now, before):
                 fail(f"After {call} input array {index}{layout_of(before)} held {show(now)}; before the call it was "
                      f"{show(before)}.",
@@ -567,8 +568,9 @@ def expect_promises(student, case):
              "Return the norm as a Python float on every path, all-zero gradients included (the spec's Output says "
              "so); a numpy result that is an array is not a float.")
     after = result.args_after[0]
-    if isinstance(after, list) and any(isinstance(now, Swapped) for now in after):
-        fail(f"{call} put other arrays into the list it was given.", LIST_HINT)
+    if isinstance(after, list) and any(isinstance(now, Altered) for now in after):
+        fail(f"{call} left the list it was given holding {next(now for now in after if isinstance(now, Altered))}.",
+             LIST_HINT)
     if not isinstance(after, list) or len(after) != len(grads) or not all(
             unchanged(now, was) for now, was in zip(after, grads)):
         fail(f"{call} changed the list or the arrays it was given.",

@@ -1,10 +1,11 @@
-"""A list argument's slots after a call: refilled or reordered slots are a change, whatever their values.
+"""The arguments after a call, as the grader reads them: an array that is no longer the one sent,
+though its values are, is a change.
 
 The grader reads placed arrays back itself (autograder.arena); what a slot of the caller's list
-holds is the worker's report, which names a placed array it still finds there. A slot the student
-filled anew (``grads[:] = copies``) or reordered (``grads.reverse()``) holds equal values, so only
-the names show it. The same edits made by a catalogue mistake in the grader's own process must read
-alike (diagnose.py), or the mistake could never be named.
+holds, and whether an array was made read-only, is the worker's report. A slot the student filled
+anew (``grads[:] = copies``) or reordered (``grads.reverse()``), or an array made read-only, holds
+equal values, so only the report shows it. The same edits made by a catalogue mistake in the
+grader's own process must read alike (diagnose.py), or the mistake could never be named.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import numpy as np
 import pytest
 
 from autograder import arena
-from autograder.arena import Swapped
+from autograder.arena import READ_ONLY, Altered
 from autograder.checks import unchanged
 
 
@@ -42,14 +43,14 @@ def test_a_list_whose_slots_still_name_their_arrays_is_unchanged():
 def test_a_slot_refilled_with_an_equal_copy_is_a_change():
     sent = grads()
     now = after([sent], lambda observed: [observed[0], observed[1].copy(), observed[2]])
-    assert now[1] == Swapped("another array holding the same values")
+    assert now[1] == Altered("another array holding the same values")
     assert not unchanged(now[1], sent[1]) and unchanged(now[0], sent[0])
 
 
 def test_a_reordered_list_names_the_array_each_slot_now_holds():
     sent = grads()  # items 0 and 2 hold equal values: only the names tell them apart
     now = after([sent], lambda observed: [observed[2], observed[1], observed[0]])
-    assert now == [Swapped("the array passed in as item 2"), now[1], Swapped("the array passed in as item 0")]
+    assert now == [Altered("the array passed in as item 2"), now[1], Altered("the array passed in as item 0")]
     assert unchanged(now[1], sent[1])
 
 
@@ -93,8 +94,8 @@ def test_a_mistake_run_in_the_graders_process_reads_as_a_worker_report_does(edit
     reported = [observed[names[id(g)]] if id(g) in names else g for g in local]
     from_worker = arena.arguments_after([sent], [reported], where, slots, observed)[0]
     in_process = arena.mark_swaps(held, local, [np.array(g) for g in local])
-    assert [repr(v) if isinstance(v, Swapped) else v.tolist() for v in in_process] == \
-        [repr(v) if isinstance(v, Swapped) else v.tolist() for v in from_worker]
+    assert [repr(v) if isinstance(v, Altered) else v.tolist() for v in in_process] == \
+        [repr(v) if isinstance(v, Altered) else v.tolist() for v in from_worker]
 
 
 def read(reply_extra, return_args=True):
@@ -128,3 +129,48 @@ def test_a_mistake_run_in_the_graders_process_finds_the_arrays_it_hands_back_whe
     sent[:] = [np.array(g) for g in sent]
     assert arena.handed_back_paths(arena.arrays_held(value), paths) == ((0, 0), (0, 1))
     assert arena.handed_back_paths(arena.arrays_held(sent), paths) == ()
+
+
+def test_an_array_made_read_only_is_a_change_wherever_it_sits():
+    x, sent = np.array([1.0, 2.0]), grads()
+    _a, _k, slots, where = arena.layout([x, sent], {}, 1 << 20)
+    observed = arena.as_arrays(slots, tuple(slot.sent for slot in slots))
+    now = arena.arguments_after([x, sent], [observed[0], list(observed[1:])], where, slots, observed,
+                                read_only=frozenset({0, 2}))
+    assert now[0] == Altered(READ_ONLY) and now[1][1] == Altered(READ_ONLY)
+    assert not unchanged(now[0], x) and unchanged(now[1][0], sent[0])
+
+
+def test_an_array_edited_and_made_read_only_shows_the_edit():
+    x = np.array([1.0, 2.0])
+    _a, _k, slots, where = arena.layout([x], {}, 1 << 20)
+    seen = arena.as_arrays(slots, (np.array([1.0, 5.0]).tobytes(),))
+    now = arena.arguments_after([x], [seen[0]], where, slots, seen, read_only=frozenset({0}))
+    assert now[0].tolist() == [1.0, 5.0]
+
+
+def test_a_mistake_that_makes_arrays_read_only_in_the_graders_process_reads_as_a_worker_report_does():
+    x, sent = np.array([1.0, 2.0]), grads()
+    before = {id(a): a.tobytes() for _path, a in arena.array_paths([x, sent], {})}
+    x.setflags(write=False)
+    sent[1].setflags(write=False)
+    marked = arena.mark_read_only([x, sent], [x.copy(), [g.copy() for g in sent]], before)
+    assert marked[0] == Altered(READ_ONLY) and marked[1][1] == Altered(READ_ONLY)
+    assert isinstance(marked[1][0], np.ndarray)
+    edited = np.array([1.0, 2.0])
+    before[id(edited)] = edited.tobytes()
+    edited[0] = 9.0
+    edited.setflags(write=False)
+    assert isinstance(arena.mark_read_only(edited, edited.copy(), before), np.ndarray)  # the edit shows instead
+
+
+@pytest.mark.parametrize("claim", [3, [0.0], [False], list(range(4))], ids=repr)
+def test_a_list_of_arrays_made_read_only_that_cannot_be_one_is_unreadable(claim):
+    with pytest.raises(ValueError):
+        read({"read_only": claim})
+
+
+def test_the_arrays_a_worker_says_it_made_read_only_are_marked():
+    _sent, result = read({"read_only": [1]})
+    after = result.args_after[0]
+    assert after[1] == Altered(READ_ONLY) and isinstance(after[0], np.ndarray)
