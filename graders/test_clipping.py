@@ -85,6 +85,8 @@ def expect_float_norm(norm, call):
 # The caller's list is theirs too: filling its slots anew (even with equal copies), reordering it or
 # making its arrays read-only changes what they hold, which values alone would not show
 # (autograder.arena.Altered).
+RESHAPED_HINT = ("Setting an array's shape reshapes the caller's own array: leave the arrays you were given as they "
+                 "are, and reshape a copy or a view (reshape, ravel) if you need another shape.")
 LIST_HINT = ("Leave the list you were given exactly as it was, each array in its place and still writable: build a "
              "new list of new arrays for the result.")
 
@@ -422,9 +424,9 @@ def test_the_input_arrays_are_not_modified(student):
                      "the caller's list and arrays must come back as they were.", LIST_HINT)
             if not unchanged(now, before):
                 fail(f"After {call} input array {index}{layout_of(before)} held {show(now)}; before the call it was "
-                     f"{show(before)}.",
-                     "Do not scale the arrays you were given in place: the caller still needs the raw gradients, so "
-                     "build new arrays.")
+                     f"{show(before)}.", RESHAPED_HINT if isinstance(now, np.ndarray) and now.shape != before.shape
+                     else "Do not scale the arrays you were given in place: the caller still needs the raw gradients, "
+                     "so build new arrays.")
         handed_back = [index for index, grad in enumerate(grads) if any(grad is a for a in result.handed_back)]
         if handed_back and true_norm(grads) > max_norm:
             fail(f"{call} clipped the gradients, and its result holds input array {handed_back[0]} itself, the "
@@ -568,13 +570,13 @@ def expect_promises(student, case):
              "Return the norm as a Python float on every path, all-zero gradients included (the spec's Output says "
              "so); a numpy result that is an array is not a float.")
     after = result.args_after[0]
-    if isinstance(after, list) and any(isinstance(now, Altered) for now in after):
-        fail(f"{call} left the list it was given holding {next(now for now in after if isinstance(now, Altered))}.",
-             LIST_HINT)
+    # One message and hint for every way the inputs changed: the hidden check reads this too, and
+    # which way is the student's code's to choose, on inputs it must not learn about.
     if not isinstance(after, list) or len(after) != len(grads) or not all(
             unchanged(now, was) for now, was in zip(after, grads)):
         fail(f"{call} changed the list or the arrays it was given.",
-             "Do not scale the arrays you were given in place: the spec asks for new arrays.")
+             "Leave the list you were given and its arrays exactly as they were (nothing scaled in place, no array "
+             "put into the list, none made read-only): the spec asks for a new list of new arrays.")
     expected_norm = true_norm(grads)
     if not math.isclose(norm, expected_norm, rel_tol=RTOL):
         fail(f"{call} reported the norm {norm!r}; expected {expected_norm!r}.", norm_hint(norm, expected_norm, max_norm))

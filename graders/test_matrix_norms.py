@@ -521,7 +521,9 @@ def _replay(generator, draw, unknown_dtype, call):
 def _hidden_wrong_count(drawn, depth, dim, call):
     fail(f"{call} drew {plural(drawn, 'value')} from rng; {plural(depth, 'layer')} of {dim}x{dim} need "
          f"{depth * dim * dim}.",
-         "Draw exactly one fresh (dim, dim) matrix per layer and nothing else: the starting gradient is not random.")
+         # one hint whatever was drawn: a hidden check's hint must not tell a count above from one below
+         "Draw exactly one fresh (dim, dim) matrix for each of the depth layers, through to the last whatever the "
+         "norm has become, and nothing else: the starting gradient is not random.")
 
 
 def _hidden_layer_stacks(values, depth, dim):

@@ -431,6 +431,9 @@ def special_cases(function):
 
 GAMMA_HINT = ("gamma has one factor per feature: multiply the normalized array by gamma of shape (d,), "
               "which broadcasts along the last axis (column j is scaled by gamma[j]).")
+MAP_HINT = ("gamma and beta hold one factor and one shift per feature: multiply the normalized array by gamma and "
+            "add beta, both of shape (d,), whatever x's number of dimensions; they broadcast along the last axis "
+            "(column j is scaled by gamma[j], then shifted by beta[j]).")
 
 
 @pytest.mark.points(1)
@@ -508,8 +511,10 @@ def expect_inputs_unchanged(student, function, x, **kwargs):
     hint = ("Do not modify the arrays you are given in place, not even to undo it afterwards (that leaves rounding "
             "differences): compute the result in new arrays, or work on a copy.")
     if not unchanged(result.args_after[0], x):
+        reshaped = isinstance(result.args_after[0], np.ndarray) and result.args_after[0].shape != x.shape
         fail(f"{call} changed its input x{layout_of(x)} to {changed_to(result.args_after[0], x)}; x must be left as it "
-             "was.", hint)
+             "was.", "Setting x.shape reshapes the caller's own array: reshape a copy or a view (x.reshape) instead."
+             if reshaped else hint)
     for name, value in sent.items():
         if not unchanged(result.kwargs_after[name], value):
             fail(f"{call} changed its argument {name} to {show(result.kwargs_after[name])}; "
@@ -845,8 +850,11 @@ def expect_promises(student, function, case):
             atol = DOMAIN_ATOL * ((1.0 + top) * (1.0 if gamma is None else np.abs(gamma))
                                   + (0.0 if beta is None else np.abs(beta))) + VALUE_FLOOR
         if not np.allclose(out, mapped, rtol=RTOL, atol=atol):
-            fail(f"{call} returned {show(out)}, but {plain_call} gave {show(plain)}: gamma and beta must map it "
-                 "feature by feature to out * gamma + beta.", GAMMA_HINT)
+            given = [name for name, value in (("gamma", gamma), ("beta", beta)) if value is not None]
+            formula = "out" + (" * gamma" if gamma is not None else "") + (" + beta" if beta is not None else "")
+            fail(f"{call} returned {show(out)}, but {plain_call} gave out = {show(plain)}, so with "
+                 f"{' and '.join(given)} it should return {formula} = {show(mapped)}, feature by feature.",
+                 MAP_HINT)  # one hint for both: a hidden case's hint must not say which it passed
     rows_x = x.reshape(-1, x.shape[-1])
     rows_out = plain.reshape(-1, x.shape[-1])
     if function == LN:
