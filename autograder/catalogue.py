@@ -36,7 +36,9 @@ class Entry:
     sentence: str = ""
     hint: str = ""
     same_as: tuple[str, ...] = ()  # mistakes that behave identically on every input a check makes
-    compare: str = "values"  # "shapes": its numbers come from where no replay reaches (a global generator)
+    # "shapes": its numbers come from where no replay reaches (a global generator); "identity": values,
+    # and which inputs a result hands back as they are (what the mistake is about)
+    compare: str = "values"
 
     @property
     def key(self) -> str:

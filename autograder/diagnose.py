@@ -52,15 +52,19 @@ def diagnose(exercise: str, probes: list[Probe], failed: set[str], catalogue: Pa
     # where it is as close as the mistake everywhere (a zero of the other sign, within rounding),
     # the probes do not show the student's mistake, and any mistake that agrees with the reference
     # there would be named without a shred of evidence.
-    baseline = _replay(f"_reference_{exercise}", _compiled_reference(reference / f"{exercise}.py"), chosen,
-                       deadline, whole=True)
-    if baseline is None or all(verdict == "exact" for verdict in baseline):
+    # The reference is heard as each entry is: with which inputs a result hands back, or without
+    # (see _compare), or an entry that ignores them would beat it on that alone.
+    baselines = {identity: _replay(f"_reference_{exercise}", _compiled_reference(reference / f"{exercise}.py"),
+                                   chosen, deadline, whole=True, identity=identity) for identity in (False, True)}
+    if any(baseline is None for baseline in baselines.values()) or all(
+            verdict == "exact" for baseline in baselines.values() for verdict in baseline):
         return None
     matches: dict[str, bool] = {}  # entry name -> whether it also matched bit for bit
     for entry in candidates:
+        baseline = baselines[entry.compare == "identity"]
         verdicts = _replay(f"_catalogue_{entry.exercise}_{entry.name}",
                            _compiled(entry.path, reference / f"{exercise}.py"), chosen, deadline,
-                           entry.compare == "values")
+                           entry.compare != "shapes", identity=entry.compare == "identity")
         if verdicts is None:
             return None  # out of time: not every candidate was heard, so nothing is said
         if all(verdicts) and any(RANK[mine] > RANK[theirs] for mine, theirs in zip(verdicts, baseline)):
@@ -124,9 +128,10 @@ def _compiled(entry_path: Path, reference_path: Path):
 
 
 def _replay(name: str, code, probes: list[Probe], deadline: float, values: bool = True,
-            whole: bool = False) -> list | None:
+            whole: bool = False, identity: bool = True) -> list | None:
     """How the code's outcome compares with the student's on each probe ("exact", "close" or
-    False), up to the first False unless ``whole``; None when out of time."""
+    False), up to the first False unless ``whole``; None when out of time. ``identity``: whether
+    which inputs a result hands back as they are counts (see :func:`_compare`)."""
     namespace: dict = {"__name__": name}
     state = np.random.get_state()  # a mistake may draw from the global generator
     verdicts: list = []
@@ -137,7 +142,7 @@ def _replay(name: str, code, probes: list[Probe], deadline: float, values: bool 
             for probe in probes:
                 if time.thread_time() > deadline:
                     return None
-                verdicts.append(_compare(probe, _run(namespace, probe), values))
+                verdicts.append(_compare(probe, _run(namespace, probe), values, identity))
                 if not verdicts[-1] and not whole:
                     break
     finally:
@@ -203,9 +208,13 @@ def _through_codec(value: object) -> object:
         return ("unencodable", type(value).__name__)
 
 
-def _compare(probe: Probe, mine: dict, values: bool = True) -> str | bool:
+def _compare(probe: Probe, mine: dict, values: bool = True, identity: bool = True) -> str | bool:
     """How the student's outcome compares with the mistake's; ``values=False`` compares the
-    numbers' types and shapes only (never "exact", so a mistake that also matches them wins)."""
+    numbers' types and shapes only (never "exact", so a mistake that also matches them wins), and
+    not where rng was left. ``identity`` compares which inputs the result hands back as they are:
+    the reference's comparison and an entry about it (``COMPARE = "identity"``) only, since the
+    spec lets a result hand its inputs back where it changes nothing, and students and mistakes
+    differ there freely."""
     theirs = probe.outcome
     if theirs.raised[0] or "raised" in mine:
         return "exact" if mine.get("raised") == theirs.raised else False
@@ -219,9 +228,9 @@ def _compare(probe: Probe, mine: dict, values: bool = True) -> str | bool:
         student_args = [a for a, sent in zip(theirs.args_after, probe.args) if not isinstance(sent, codec.RngSpec)]
         given = _through_codec([a for a in probe.args if not isinstance(a, codec.RngSpec)])
         verdicts.append(_same_after(student_args, mine.get("args_after"), given))
-    if probe.return_args and theirs.handed_back != mine.get("handed_back", ()):
+    if identity and probe.return_args and theirs.handed_back != mine.get("handed_back", ()):
         return False
-    if theirs.rng_states and mine.get("rng_states") and theirs.rng_states != mine["rng_states"]:
+    if values and theirs.rng_states and mine.get("rng_states") and theirs.rng_states != mine["rng_states"]:
         return False  # where rng was left: a stream put back draws the same as one left alone
     if probe.return_args and theirs.kwargs_after is not None:
         given = _through_codec({k: v for k, v in probe.kwargs.items() if not isinstance(v, codec.RngSpec)})

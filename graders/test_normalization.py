@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
+from autograder.arena import Altered
 from autograder.checks import (Described, call_text, expect_array, expect_array_close, fail, layout_of, show, show_pair,
                                unchanged)
 from autograder.problems import CheckFailed
@@ -431,6 +432,8 @@ def special_cases(function):
 
 GAMMA_HINT = ("gamma has one factor per feature: multiply the normalized array by gamma of shape (d,), "
               "which broadcasts along the last axis (column j is scaled by gamma[j]).")
+READ_ONLY_HINT = ("Leaving an array as it was means its flags too: the caller must still be able to write to it. "
+                  "Mark a copy read-only if you want one that nothing can change.")
 MAP_HINT = ("gamma and beta hold one factor and one shift per feature: multiply the normalized array by gamma and "
             "add beta, both of shape (d,), whatever x's number of dimensions; they broadcast along the last axis "
             "(column j is scaled by gamma[j], then shifted by beta[j]).")
@@ -511,14 +514,16 @@ def expect_inputs_unchanged(student, function, x, **kwargs):
     hint = ("Do not modify the arrays you are given in place, not even to undo it afterwards (that leaves rounding "
             "differences): compute the result in new arrays, or work on a copy.")
     if not unchanged(result.args_after[0], x):
-        reshaped = isinstance(result.args_after[0], np.ndarray) and result.args_after[0].shape != x.shape
-        fail(f"{call} changed its input x{layout_of(x)} to {changed_to(result.args_after[0], x)}; x must be left as it "
-             "was.", "Setting x.shape reshapes the caller's own array: reshape a copy or a view (x.reshape) instead."
-             if reshaped else hint)
+        now = result.args_after[0]
+        reshaped = isinstance(now, np.ndarray) and now.shape != x.shape
+        fail(f"{call} changed its input x{layout_of(x)} to {changed_to(now, x)}; x must be left as it was.",
+             "Setting x.shape reshapes the caller's own array: reshape a copy or a view (x.reshape) instead."
+             if reshaped else READ_ONLY_HINT if isinstance(now, Altered) else hint)
     for name, value in sent.items():
         if not unchanged(result.kwargs_after[name], value):
             fail(f"{call} changed its argument {name} to {show(result.kwargs_after[name])}; "
-                 f"it must be left as {show(value)}.", hint)
+                 f"it must be left as {show(value)}.",
+                 READ_ONLY_HINT if isinstance(result.kwargs_after[name], Altered) else hint)
     expect_array(result.value, x.shape, call)  # the result in a new array: doing nothing earns no point
 
 

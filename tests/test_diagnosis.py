@@ -57,6 +57,24 @@ def test_two_mistakes_in_two_exercises_get_both_diagnoses_and_a_crash_gets_none(
                                   f"{BY_KEY['scalar_chain--off_by_one_depth'].title}.")
 
 
+def test_what_the_spec_leaves_free_does_not_hide_a_mistake(tmp_path):
+    """A result may hand its inputs back where it changes nothing, and a generator of the student's
+    own moves rng as drawing from it does: neither keeps the mistake the code makes from being named."""
+    folder = tmp_path / "student"
+    folder.mkdir()
+    for key, old, new in (("clipping--forgets_the_sqrt", "return [g.copy() for g in grads], norm", "return grads, norm"),
+                          ("matrix_norms--global_numpy_random", "np.random.normal(",
+                           "np.random.Generator(rng.bit_generator).normal(")):
+        entry = BY_KEY[key]
+        source = entry.path.read_text()
+        assert old in source, key
+        (folder / f"{entry.exercise}.py").write_text(
+            compose((SOLUTIONS / f"{entry.exercise}.py").read_text(), source.replace(old, new)))
+    (graded,) = grade_batch([("free", folder)], settings(only_submitted=True), jobs=1)
+    found = {e.name: e.diagnosis.mistake if e.diagnosis else "" for e in graded.exercises if e.max_score}
+    assert found == {"clipping": "forgets_the_sqrt", "matrix_norms": "global_numpy_random"}
+
+
 def _probes(outcome_of, calls, hidden=False):
     return [Probe("test_x", hidden, "scalar_gradient_chain", args, {}, False, Outcome(value=outcome_of(*args)))
             for args in calls]

@@ -9,6 +9,7 @@ TITLE = "the caller's zero arrays handed back"
 EXPLANATION = ("When it clips, your function returns the caller's own all-zero arrays instead of new ones: their "
                "values are right, but the result shares them with the caller.")
 HINT = "Once anything is clipped, the result is new arrays, every one of them, whatever their values."
+COMPARE = 'identity'  # its values are the reference's: only the arrays it hands back tell it apart
 
 
 def clip_by_global_norm(grads, max_norm):
