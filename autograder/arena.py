@@ -197,11 +197,11 @@ def _swapped(reported: object, within: list | tuple | dict, where: dict[int, int
 
 
 def held_before(argument: object) -> object:
-    """A container argument's items as the call found them, with each array's bytes (for :func:`mark_swaps`)."""
+    """A container argument's items as the call found them (for :func:`mark_swaps`), else None."""
     if isinstance(argument, dict):
-        return {key: (item, item.tobytes() if isinstance(item, np.ndarray) else None) for key, item in argument.items()}
+        return dict(argument)
     if isinstance(argument, (list, tuple)):
-        return [(item, item.tobytes() if isinstance(item, np.ndarray) else None) for item in argument]
+        return list(argument)
     return None
 
 
@@ -219,45 +219,34 @@ def mark_read_only(now: object, after: object, sent_bytes: dict[int, bytes]) -> 
     return after
 
 
-def mark_swaps(before: object, now: object, after: object) -> object:
+def mark_swaps(before: object, now: object, after: object, sent_bytes: dict[int, bytes]) -> object:
     """``after`` (the argument ``now`` as a worker would report it) with every slot marked as
     :func:`after_call` marks it, where the objects themselves are at hand: a catalogue mistake run
     in the grader's own process (diagnose.py), so that it and a student who makes it read alike.
-    ``before`` is :func:`held_before` of the argument at the call."""
+    ``before`` is :func:`held_before` of the argument at the call, ``sent_bytes`` each array's
+    bytes then, by ``id``."""
     if before is None or type(after) is not type(now) or len(now) != len(before) or (
             isinstance(now, dict) and now.keys() != before.keys()):
         return after
     places = list(before) if isinstance(before, dict) else range(len(before))
     marked = dict(after) if isinstance(after, dict) else list(after)
     for place in places:
-        was, was_bytes = before[place]
-        item = now[place]
-        if not isinstance(was, np.ndarray) or item is was or was.tobytes() != was_bytes:
+        was, item = before[place], now[place]
+        if not isinstance(was, np.ndarray) or item is was or was.tobytes() != sent_bytes.get(id(was)):
             continue
-        moved = [other for other in places if before[other][0] is item and other != place]
+        moved = [other for other in places if before[other] is item and other != place]
         if moved:
             marked[place] = Altered(f"the array passed in at {moved[0]!r}" if isinstance(before, dict)
                                     else f"the array passed in as item {moved[0]}")
         elif isinstance(item, np.ndarray) and item.shape == was.shape and item.dtype == was.dtype and \
-                item.tobytes() == was_bytes:
+                item.tobytes() == sent_bytes[id(was)]:
             marked[place] = Altered("another array holding the same values")
     return type(after)(marked) if isinstance(after, tuple) else marked
 
 
 def placed_arrays(args: object, kwargs: object, where: dict[int, int]) -> dict[int, np.ndarray]:
     """The arrays of a call's arguments that :func:`layout` placed, by their index in placement order."""
-    found: dict[int, np.ndarray] = {}
-    pending = [args, kwargs]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, np.ndarray):
-            if id(item) in where:
-                found[where[id(item)]] = item
-        elif isinstance(item, (list, tuple)):
-            pending.extend(item)
-        elif isinstance(item, dict):
-            pending.extend(item.values())
-    return found
+    return {where[id(array)]: array for _path, array in array_paths(args, kwargs) if id(array) in where}
 
 
 def array_paths(args: object, kwargs: object) -> list:

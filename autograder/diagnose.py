@@ -54,19 +54,19 @@ def diagnose(exercise: str, probes: list[Probe], failed: set[str], catalogue: Pa
     # there would be named without a shred of evidence.
     # The reference is heard as each entry is: with which inputs a result hands back, or without
     # (see _compare), or an entry that ignores them would beat it on that alone.
-    baselines = {identity: _replay(f"_reference_{exercise}", _compiled_reference(reference / f"{exercise}.py"),
-                                   chosen, deadline, whole=True, identity=identity) for identity in (False, True)}
-    if any(baseline is None for baseline in baselines.values()) or all(
-            verdict == "exact" for baseline in baselines.values() for verdict in baseline):
+    baselines = _replay(f"_reference_{exercise}", _compiled_reference(reference / f"{exercise}.py"), chosen,
+                        deadline, whole=True, identities=(False, True))
+    if baselines is None or all(verdict == "exact" for baseline in baselines.values() for verdict in baseline):
         return None
     matches: dict[str, bool] = {}  # entry name -> whether it also matched bit for bit
     for entry in candidates:
-        baseline = baselines[entry.compare == "identity"]
-        verdicts = _replay(f"_catalogue_{entry.exercise}_{entry.name}",
-                           _compiled(entry.path, reference / f"{exercise}.py"), chosen, deadline,
-                           entry.compare != "shapes", identity=entry.compare == "identity")
-        if verdicts is None:
+        identity = entry.compare == "identity"
+        heard = _replay(f"_catalogue_{entry.exercise}_{entry.name}",
+                        _compiled(entry.path, reference / f"{exercise}.py"), chosen, deadline,
+                        entry.compare != "shapes", identities=(identity,))
+        if heard is None:
             return None  # out of time: not every candidate was heard, so nothing is said
+        verdicts, baseline = heard[identity], baselines[identity]
         if all(verdicts) and any(RANK[mine] > RANK[theirs] for mine, theirs in zip(verdicts, baseline)):
             matches[entry.name] = all(verdict == "exact" for verdict in verdicts)
     winner = _single(candidates, matches)
@@ -128,13 +128,14 @@ def _compiled(entry_path: Path, reference_path: Path):
 
 
 def _replay(name: str, code, probes: list[Probe], deadline: float, values: bool = True,
-            whole: bool = False, identity: bool = True) -> list | None:
+            whole: bool = False, identities: tuple[bool, ...] = (True,)) -> dict[bool, list] | None:
     """How the code's outcome compares with the student's on each probe ("exact", "close" or
-    False), up to the first False unless ``whole``; None when out of time. ``identity``: whether
-    which inputs a result hands back as they are counts (see :func:`_compare`)."""
+    False), up to the first False unless ``whole``; None when out of time. The code runs once per
+    probe, and its outcome is compared once for each of ``identities``: whether which inputs a
+    result hands back as they are counts (see :func:`_compare`)."""
     namespace: dict = {"__name__": name}
     state = np.random.get_state()  # a mistake may draw from the global generator
-    verdicts: list = []
+    verdicts: dict[bool, list] = {identity: [] for identity in identities}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -142,8 +143,10 @@ def _replay(name: str, code, probes: list[Probe], deadline: float, values: bool 
             for probe in probes:
                 if time.thread_time() > deadline:
                     return None
-                verdicts.append(_compare(probe, _run(namespace, probe), values, identity))
-                if not verdicts[-1] and not whole:
+                outcome = _run(namespace, probe)
+                for identity in identities:
+                    verdicts[identity].append(_compare(probe, outcome, values, identity))
+                if not whole and not all(heard[-1] for heard in verdicts.values()):
                     break
     finally:
         np.random.set_state(state)
@@ -164,11 +167,15 @@ def _run(namespace: dict, probe: Probe) -> dict:
 
     args = [materialize(a) for a in copy.deepcopy(probe.args)]
     kwargs = {k: materialize(v) for k, v in copy.deepcopy(probe.kwargs).items()}
-    held = {id(a): arena.held_before(a) for a in (*args, *kwargs.values())}
     sent_args = [a for a in args if not isinstance(a, np.random.Generator)]
     sent_kwargs = {k: v for k, v in kwargs.items() if not isinstance(v, np.random.Generator)}
+    held = {id(a): arena.held_before(a) for a in (*sent_args, *sent_kwargs.values())} if probe.return_args else {}
     paths = arena.array_paths(sent_args, sent_kwargs) if probe.return_args else []
     sent_bytes = {id(array): array.tobytes() for _path, array in paths}
+
+    def marked(argument, reported):  # as the grader reads a worker's report (arena.after_call)
+        return arena.mark_read_only(argument, arena.mark_swaps(held.get(id(argument)), argument, reported,
+                                                               sent_bytes), sent_bytes)
     function = namespace.get(probe.function)
     if not callable(function):
         return {"raised": ("AttributeError", "builtins.AttributeError")}
@@ -183,12 +190,10 @@ def _run(namespace: dict, probe: Probe) -> dict:
               "rng_states": draws.decode_states([draws.state_of(generator) for generator in generators])}
     if probe.return_args:
         after_args, after_kwargs = _through_codec(sent_args), _through_codec(sent_kwargs)
-        result["args_after"] = [arena.mark_read_only(a, arena.mark_swaps(held.get(id(a)), a, reported), sent_bytes)
-                                for a, reported in zip(sent_args, after_args)] \
+        result["args_after"] = [marked(a, reported) for a, reported in zip(sent_args, after_args)] \
             if isinstance(after_args, list) else after_args
-        result["kwargs_after"] = {k: arena.mark_read_only(v, arena.mark_swaps(held.get(id(v)), v, after_kwargs[k]),
-                                                          sent_bytes)
-                                  for k, v in sent_kwargs.items()} if isinstance(after_kwargs, dict) else after_kwargs
+        result["kwargs_after"] = {k: marked(v, after_kwargs[k]) for k, v in sent_kwargs.items()} \
+            if isinstance(after_kwargs, dict) else after_kwargs
         result["handed_back"] = arena.handed_back_paths(arena.arrays_held(value), paths)
     return result
 

@@ -82,11 +82,11 @@ def expect_float_norm(norm, call):
              "The norm is one float, also when it is a whole number or 0: not an int and not a 0-d array.")
 
 
+RESHAPED_HINT = ("Setting an array's shape reshapes the caller's own array: leave the arrays you were given as they "
+                 "are, and reshape a copy or a view (reshape, ravel) if you need another shape.")
 # The caller's list is theirs too: filling its slots anew (even with equal copies), reordering it or
 # making its arrays read-only changes what they hold, which values alone would not show
 # (autograder.arena.Altered).
-RESHAPED_HINT = ("Setting an array's shape reshapes the caller's own array: leave the arrays you were given as they "
-                 "are, and reshape a copy or a view (reshape, ravel) if you need another shape.")
 LIST_HINT = ("Leave the list you were given exactly as it was, each array in its place and still writable: build a "
              "new list of new arrays for the result.")
 

@@ -34,11 +34,17 @@ def call_text(depth, dim, std, seed):
     return f"{FUNCTION}({depth}, {dim}, {std!r}, np.random.default_rng({seed}))"
 
 
-def run(student, depth, dim, std, seed):
-    """Call the student with a recording generator: (returned value, draw log, call text)."""
+def run_result(student, depth, dim, std, seed):
+    """Call the student with a recording generator: (the whole result, draw log, call text)."""
     result = student.call(FUNCTION, depth, dim, std, RngSpec(seed))
     log = result.draws[0] if result.draws else []
-    return result.value, log, call_text(depth, dim, std, seed)
+    return result, log, call_text(depth, dim, std, seed)
+
+
+def run(student, depth, dim, std, seed):
+    """Call the student with a recording generator: (returned value, draw log, call text)."""
+    result, log, call = run_result(student, depth, dim, std, seed)
+    return result.value, log, call
 
 
 def expect_float_entries(norms: list, call) -> None:
@@ -382,15 +388,14 @@ def expect_rng_left_as_its_draws_leave_it(result, draws, seed, call):
 def test_draws_a_fresh_matrix_for_every_layer(student):
     """rng supplies exactly depth fresh (dim, dim) matrices: depth * dim * dim values, none reused, and rng is left where they take it."""
     for depth, dim, std, seed in ((5, 8, 0.5, 91), (1, 6, 0.3, 92), (12, 16, 0.2, 93), (3, 1, 0.9, 94), (0, 4, 0.5, 95)):
-        result = student.call(FUNCTION, depth, dim, std, RngSpec(seed))
-        value, log, call = result.value, result.draws[0] if result.draws else [], call_text(depth, dim, std, seed)
+        result, log, call = run_result(student, depth, dim, std, seed)
         draws = read_draws(log, call)
         drawn = values_drawn(draws)
         expected = depth * dim * dim
         if drawn == expected:
             expect_rng_left_as_its_draws_leave_it(result, draws, seed, call)
             if seed == 91:
-                expect_norms_follow_rng(student, value, depth, dim, std, seed, call)
+                expect_norms_follow_rng(student, result.value, depth, dim, std, seed, call)
             continue
         if drawn == 0:
             fail(f"{call} drew nothing from rng, so no fresh matrices were seen for its {plural(depth, 'layer')}.",

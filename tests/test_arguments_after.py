@@ -88,12 +88,13 @@ def test_a_mistake_run_in_the_graders_process_reads_as_a_worker_report_does(edit
     sent = grads()
     local = [g.copy() for g in sent]
     held = arena.held_before(local)
+    sent_bytes = {id(g): g.tobytes() for g in local}
     slots, where, observed = placed([sent])
     names = {id(g): k for k, g in enumerate(local)}
     edit(local)
     reported = [observed[names[id(g)]] if id(g) in names else g for g in local]
     from_worker = arena.arguments_after([sent], [reported], where, slots, observed)[0]
-    in_process = arena.mark_swaps(held, local, [np.array(g) for g in local])
+    in_process = arena.mark_swaps(held, local, [np.array(g) for g in local], sent_bytes)
     assert [repr(v) if isinstance(v, Altered) else v.tolist() for v in in_process] == \
         [repr(v) if isinstance(v, Altered) else v.tolist() for v in from_worker]
 
